@@ -1,0 +1,36 @@
+/// The Foundation classes whose keyed encoding ArchiveGate understands, so that they render as
+/// natural JSON and their internal fields are checked against what Foundation itself decodes.
+public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
+    case string, data, date, array, set, orderedSet, dictionary, null, url, uuid, value
+    case attributedString, decimalNumber, indexSet, error, locale, timeZone
+
+    /// The shape of the Foundation class with exactly this `$classname`, if any.
+    public init?(className: String) {
+        guard let shape = Self.byClassName[className] else { return nil }
+        self = shape
+    }
+
+    /// Every `$classname` with a known shape.
+    public static let byClassName: [String: FoundationShape] = [
+        "NSString": .string, "NSMutableString": .string,
+        "NSData": .data, "NSMutableData": .data,
+        "NSDate": .date,
+        "NSArray": .array, "NSMutableArray": .array,
+        "NSSet": .set, "NSMutableSet": .set,
+        "NSOrderedSet": .orderedSet, "NSMutableOrderedSet": .orderedSet,
+        "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
+        "NSNull": .null,
+        "NSURL": .url,
+        "NSUUID": .uuid,
+        "NSValue": .value,
+        "NSAttributedString": .attributedString, "NSMutableAttributedString": .attributedString,
+        "NSDecimalNumber": .decimalNumber,
+        "NSIndexSet": .indexSet, "NSMutableIndexSet": .indexSet,
+        "NSError": .error,
+        "NSLocale": .locale,
+        "NSTimeZone": .timeZone,
+    ]
+
+    /// True for the shapes that render as JSON arrays of their `NS.objects`.
+    public var isCollection: Bool { self == .array || self == .set || self == .orderedSet }
+}

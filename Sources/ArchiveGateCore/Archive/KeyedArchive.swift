@@ -1,0 +1,262 @@
+/// The NSKeyedArchiver structure of a property list: `$top` entries, the `$objects` table with
+/// `$null` at UID 0, class records and the class of every object.
+///
+/// Construction validates the whole structure once — every UID in range, every `$class` a class
+/// record, no class record used as a value, no reserved keys — so walkers can follow UIDs without
+/// re-checking. Nothing is instantiated and `$classes` is only recorded, never trusted.
+public struct KeyedArchive: Sendable {
+    /// One `$top` entry: the name under which an object was encoded at the top level.
+    public struct TopEntry: Hashable, Sendable {
+        public let name: String
+        public let uid: Int
+    }
+
+    /// What a `$objects` entry is.
+    public enum Entry: Hashable, Sendable {
+        /// UID 0, `$null`: nil wherever it is referenced.
+        case null
+        /// A class record (`$classname`/`$classes`); only reachable through `$class`.
+        case classRecord
+        /// An instance or an inline scalar; the value indexes `classes`.
+        case object(classIndex: Int)
+    }
+
+    public let plist: PropertyList
+    public let top: [TopEntry]
+    /// The entry kind of every UID.
+    public let entries: [Entry]
+    /// The distinct classes in the archive, in first-seen order.
+    public let classes: [ArchiveClass]
+    @usableFromInline let objectsStart: Int
+
+    /// The number of `$objects` entries, `$null` included.
+    public var objectCount: Int { entries.count }
+
+    /// The plist object index of the entry with this UID.
+    @inlinable
+    public func plistIndex(of uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
+
+    /// The class of the object with this UID, or nil for `$null` and class records.
+    public func archiveClass(of uid: Int) -> ArchiveClass? {
+        if case .object(let index) = entries[uid] { return classes[index] }
+        return nil
+    }
+
+    /// The class-table index of the object with this UID, or nil for `$null` and class records.
+    @inlinable
+    public func classIndex(of uid: Int) -> Int? {
+        if case .object(let index) = entries[uid] { return index }
+        return nil
+    }
+
+    /// Validates the keyed-archive structure of `plist`.
+    public init(plist: PropertyList, maxObjects: Int = .max) throws(ArchiveError) {
+        self.plist = plist
+        let root = plist.root
+        guard plist[root].kind == .dictionary else {
+            throw ArchiveError(.notAKeyedArchive, path: "", "the top-level object is a \(plist[root].kind), not a dictionary")
+        }
+        guard let archiver = plist.dictionaryValue(root, forKey: "$archiver"),
+              let objectsIndex = plist.dictionaryValue(root, forKey: "$objects"),
+              let topIndex = plist.dictionaryValue(root, forKey: "$top") else {
+            throw ArchiveError(.notAKeyedArchive, path: "", "a keyed archive has $archiver, $top and $objects")
+        }
+        guard plist.stringEquals(archiver, "NSKeyedArchiver") else {
+            let name = plist.string(at: archiver) ?? "a \(plist[archiver].kind)"
+            throw ArchiveError(.unsupportedArchiver, path: "/$archiver", "archiver is '\(name)', expected 'NSKeyedArchiver'")
+        }
+        guard let version = plist.dictionaryValue(root, forKey: "$version"), plist[version].kind == .integer else {
+            throw ArchiveError(.invalidVersion, path: "/$version", "$version is missing or not an integer")
+        }
+        guard plist[objectsIndex].kind == .array, plist.count(of: objectsIndex) >= 1 else {
+            throw ArchiveError(.invalidObjects, path: "/$objects", "$objects must be a non-empty array")
+        }
+        let count = plist.count(of: objectsIndex)
+        guard count <= maxObjects else {
+            throw ArchiveError(.objectLimitExceeded, path: "/$objects", "\(count) objects; the limit is \(maxObjects)")
+        }
+        objectsStart = Int(plist[objectsIndex].first)
+        let objectPlistIndices = plist.children(of: objectsIndex)
+        guard plist.stringEquals(Int(objectPlistIndices.first!), "$null") else {
+            throw ArchiveError(.invalidObjects, path: "/$objects/0", "$objects[0] must be the string '$null'")
+        }
+
+        var classifier = EntryClassifier(plist: plist, objectsStart: objectsStart, count: count)
+        try classifier.classifyAll()
+        entries = classifier.entries
+        classes = classifier.classes
+
+        guard plist[topIndex].kind == .dictionary else {
+            throw ArchiveError(.invalidTop, path: "/$top", "$top must be a dictionary")
+        }
+        var top = [TopEntry]()
+        for pair in 0 ..< plist.count(of: topIndex) {
+            let name = plist.string(at: plist.dictionaryKey(topIndex, pair: pair)) ?? ""
+            let value = plist.dictionaryValue(topIndex, pair: pair)
+            let path = JSONPointer.appending("/$top", name)
+            guard let uid = plist.uid(at: value) else {
+                throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs, found a \(plist[value].kind)")
+            }
+            try classifier.checkReference(uid, path: path)
+            top.append(TopEntry(name: name, uid: uid))
+        }
+        self.top = top
+    }
+}
+
+/// The one-pass classification of `$objects` behind `KeyedArchive.init`.
+private struct EntryClassifier {
+    let plist: PropertyList
+    let objectsStart: Int
+    let count: Int
+    var entries: [KeyedArchive.Entry]
+    var classes: [ArchiveClass] = []
+    private var classIndexByName: [String: Int] = [:]
+    private var inlineClassIndex: [PropertyListObject.Kind: Int] = [:]
+    private var classIndexByRecord: [Int: Int] = [:]
+
+    init(plist: PropertyList, objectsStart: Int, count: Int) {
+        self.plist = plist
+        self.objectsStart = objectsStart
+        self.count = count
+        self.entries = Array(repeating: .null, count: count)
+    }
+
+    func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
+
+    mutating func classifyAll() throws(ArchiveError) {
+        // Pass 1: find class records so that pass 2 can resolve `$class` in any order.
+        for uid in 1 ..< count {
+            let index = plistIndex(uid)
+            let path = "/$objects/\(uid)"
+            let object = plist[index]
+            switch object.kind {
+            case .dictionary:
+                let hasClassName = plist.dictionaryValue(index, forKey: "$classname") != nil
+                let hasClass = plist.dictionaryValue(index, forKey: "$class") != nil
+                if hasClassName && hasClass {
+                    throw ArchiveError(.invalidObject, path: path, "an entry cannot be both a class record and an instance")
+                }
+                if hasClassName {
+                    entries[uid] = .classRecord
+                } else if !hasClass {
+                    throw ArchiveError(.missingClass, path: path, "dictionary has neither $class nor $classname")
+                }
+            case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
+                entries[uid] = .object(classIndex: inlineClass(for: object.kind))
+            default:
+                throw ArchiveError(.invalidObjects, path: path, "a \(object.kind) cannot be a $objects entry")
+            }
+        }
+        // Pass 2: resolve instances' classes and check every field.
+        for uid in 1 ..< count where plist[plistIndex(uid)].kind == .dictionary {
+            if case .classRecord = entries[uid] { continue }
+            entries[uid] = .object(classIndex: try resolveInstance(uid))
+        }
+    }
+
+    private mutating func inlineClass(for kind: PropertyListObject.Kind) -> Int {
+        let normalized: PropertyListObject.Kind
+        let name: String
+        switch kind {
+        case .asciiString, .utf8String, .utf16String: (normalized, name) = (.asciiString, "NSString")
+        case .data: (normalized, name) = (.data, "NSData")
+        case .date: (normalized, name) = (.date, "NSDate")
+        default: (normalized, name) = (.integer, "NSNumber")
+        }
+        if let existing = inlineClassIndex[normalized] { return existing }
+        classes.append(ArchiveClass(name: name, claimedChain: [], isInline: true))
+        inlineClassIndex[normalized] = classes.count - 1
+        return classes.count - 1
+    }
+
+    private mutating func resolveInstance(_ uid: Int) throws(ArchiveError) -> Int {
+        let index = plistIndex(uid)
+        let path = "/$objects/\(uid)"
+        var classIndex: Int?
+        for pair in 0 ..< plist.count(of: index) {
+            let keyIndex = plist.dictionaryKey(index, pair: pair)
+            let value = plist.dictionaryValue(index, pair: pair)
+            if plist.stringEquals(keyIndex, "$class") {
+                guard let record = plist.uid(at: value), record < count, case .classRecord = entries[record] else {
+                    throw ArchiveError(.invalidClassReference, path: path + "/$class", "$class must be the UID of a class record")
+                }
+                classIndex = try classIndexForRecord(record)
+                continue
+            }
+            let key = plist.string(at: keyIndex) ?? ""
+            let fieldPath = JSONPointer.appending(path, key)
+            if key.utf8.first == UInt8(ascii: "$"), !key.hasPrefix("$$") {
+                throw ArchiveError(.reservedKey, path: fieldPath, "key '\(key)' starts with a single '$', which the archiver reserves")
+            }
+            try checkFieldValue(value, path: fieldPath)
+        }
+        guard let classIndex else {
+            throw ArchiveError(.missingClass, path: path, "instance has no $class")
+        }
+        return classIndex
+    }
+
+    private mutating func classIndexForRecord(_ record: Int) throws(ArchiveError) -> Int {
+        if let known = classIndexByRecord[record] { return known }
+        let index = plistIndex(record)
+        let path = "/$objects/\(record)"
+        guard let nameIndex = plist.dictionaryValue(index, forKey: "$classname"), let name = plist.string(at: nameIndex) else {
+            throw ArchiveError(.invalidClassRecord, path: path + "/$classname", "$classname must be a string")
+        }
+        var chain = [String]()
+        if let chainIndex = plist.dictionaryValue(index, forKey: "$classes") {
+            guard plist[chainIndex].kind == .array else {
+                throw ArchiveError(.invalidClassRecord, path: path + "/$classes", "$classes must be an array of strings")
+            }
+            for element in plist.children(of: chainIndex) {
+                guard let link = plist.string(at: Int(element)) else {
+                    throw ArchiveError(.invalidClassRecord, path: path + "/$classes", "$classes must be an array of strings")
+                }
+                chain.append(link)
+            }
+        }
+        let classIndex: Int
+        if let existing = classIndexByName[name] {
+            classIndex = existing
+        } else {
+            classes.append(ArchiveClass(name: name, claimedChain: chain, isInline: false))
+            classIndex = classes.count - 1
+            classIndexByName[name] = classIndex
+        }
+        classIndexByRecord[record] = classIndex
+        return classIndex
+    }
+
+    /// Field values are UIDs, scalars, or flat arrays/sets of those; nothing an archiver writes nests deeper.
+    private func checkFieldValue(_ value: Int, path: String) throws(ArchiveError) {
+        switch plist[value].kind {
+        case .uid:
+            try checkReference(Int(plist[value].first), path: path)
+        case .array, .set:
+            for (position, element) in plist.children(of: value).enumerated() {
+                let elementKind = plist[Int(element)].kind
+                if elementKind == .uid {
+                    try checkReference(Int(plist[Int(element)].first), path: JSONPointer.appending(path, position))
+                } else if plist[Int(element)].isContainer || elementKind == .null {
+                    throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(path, position),
+                                       "a field's array holds a nested \(elementKind)")
+                }
+            }
+        case .dictionary, .null:
+            throw ArchiveError(.invalidFieldValue, path: path, "a field cannot hold a \(plist[value].kind)")
+        default:
+            break
+        }
+    }
+
+    /// A UID used as a value: in range and not a class record.
+    func checkReference(_ uid: Int, path: String) throws(ArchiveError) {
+        guard uid < count else {
+            throw ArchiveError(.danglingUID, path: path, "UID \(uid) points past the \(count) entries of $objects")
+        }
+        if case .classRecord = entries[uid] {
+            throw ArchiveError(.classRecordAsValue, path: path, "UID \(uid) is a class record, used as a value")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// How converted JSON is shaped.
+public enum OutputMode: String, Hashable, Sendable, CaseIterable, Codable {
+    /// Natural JSON: Foundation values as JSON values, custom objects as `{"$class": …}`.
+    case plain
+    /// The archive graph itself, lossless: `$objects`, `{"$uid": n}` edges, tagged scalars.
+    case typed
+}
+
+/// A validation report and, when the policy lets the archive through, its JSON.
+public struct Inspection: Sendable {
+    public var report: ValidationReport
+    /// The rendered JSON; nil when the report is invalid and the policy says `reject`.
+    public var json: [UInt8]?
+}
+
+/// The pipeline every front end (CLI, server, benchmarks) runs:
+///
+///     bytes ─▶ PropertyList.read      binary or XML; flat, bounds-checked, size/count limits
+///           ─▶ KeyedArchive.init      $top, $objects, class records; every UID checked once
+///           ─▶ PolicyEvaluator        each object once, each reference site checked; depth limit
+///           ─▶ Plain/Typed renderer   one growing byte buffer; output byte/node budget; cycles → $ref
+///
+/// Nothing in it instantiates a class named by the archive.
+public struct ArchiveInspector: Sendable {
+    public var policy: Policy
+
+    public init(policy: Policy) {
+        self.policy = policy
+    }
+
+    /// Decodes and evaluates `bytes`; the report says whether the policy accepts the archive.
+    public func validate(_ bytes: [UInt8]) throws(ArchiveGateError) -> ValidationReport {
+        let archive = try decode(bytes)
+        return try evaluate(archive).report
+    }
+
+    /// Decodes, evaluates and — unless the policy rejects the archive — renders it as JSON.
+    public func convert(_ bytes: [UInt8], mode: OutputMode, pretty: Bool = false) throws(ArchiveGateError) -> Inspection {
+        let archive = try decode(bytes)
+        let evaluation = try evaluate(archive)
+        if !evaluation.report.valid, policy.onViolation == .reject {
+            return Inspection(report: evaluation.report, json: nil)
+        }
+        do throws(ArchiveError) {
+            let json: [UInt8]
+            switch mode {
+            case .plain:
+                var renderer = PlainRenderer(archive: archive, redactions: evaluation.redactions,
+                                             limits: policy.limits, pretty: pretty)
+                json = try renderer.render()
+            case .typed:
+                var renderer = TypedRenderer(archive: archive, redactions: evaluation.redactions,
+                                             limits: policy.limits, pretty: pretty)
+                json = try renderer.render()
+            }
+            return Inspection(report: evaluation.report, json: json)
+        } catch {
+            throw .archive(error)
+        }
+    }
+
+    /// Reads and structurally validates an archive under the policy's limits.
+    public func decode(_ bytes: [UInt8]) throws(ArchiveGateError) -> KeyedArchive {
+        let plist: PropertyList
+        do {
+            plist = try PropertyList.read(bytes, limits: policy.limits.propertyList)
+        } catch {
+            throw .propertyList(error)
+        }
+        do {
+            return try KeyedArchive(plist: plist, maxObjects: policy.limits.maxObjects)
+        } catch {
+            throw .archive(error)
+        }
+    }
+
+    private func evaluate(_ archive: KeyedArchive) throws(ArchiveGateError) -> PolicyEvaluation {
+        var evaluator = PolicyEvaluator(archive: archive, policy: policy)
+        do {
+            return try evaluator.evaluate()
+        } catch {
+            throw .archive(error)
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Natural JSON shapes of the Foundation classes ArchiveGate knows (README "JSON conventions").
+extension PlainRenderer {
+    /// Writes a Foundation object that renders without children. Returns false for shapes that are
+    /// containers, or for a value ArchiveGate cannot shape (it then renders as `{"$class": …}`).
+    mutating func renderLeaf(_ uid: Int, shape: FoundationShape, component: PathComponent) throws(ArchiveError) -> Bool {
+        let plist = archive.plist
+        switch shape {
+        case .string:
+            guard let text = archive.stringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
+            if let inline = archive.scalarField(uid, "NS.string") { appendStringObject(inline) } else { output.appendString(text) }
+        case .data:
+            guard let index = archive.scalarField(uid, "NS.data"), let data = plist.data(at: index) else {
+                throw malformed(uid, "has no NS.data")
+            }
+            output.appendBase64(data)
+        case .date:
+            guard let index = archive.scalarField(uid, "NS.time"), let seconds = plist.double(at: index), seconds.isFinite,
+                  plist[index].kind != .bool else {
+                throw malformed(uid, "has no finite NS.time")
+            }
+            output.appendDate(sinceReferenceDate: seconds)
+        case .null:
+            output.append("null")
+        case .uuid:
+            guard let index = archive.scalarField(uid, "NS.uuidbytes"), let bytes = plist.data(at: index), bytes.count == 16 else {
+                throw malformed(uid, "has no 16-byte NS.uuidbytes")
+            }
+            output.appendUUID(bytes)
+        case .url:
+            output.appendString(try resolveURL(uid))
+        case .locale:
+            guard let name = archive.field(uid, "NS.identifier").flatMap(archive.referencedUID).flatMap(archive.stringValue(ofObject:)) else {
+                throw malformed(uid, "has no NS.identifier string")
+            }
+            output.appendString(name)
+        case .timeZone:
+            guard let name = archive.field(uid, "NS.name").flatMap(archive.referencedUID).flatMap(archive.stringValue(ofObject:)) else {
+                throw malformed(uid, "has no NS.name string")
+            }
+            output.appendString(name)
+        case .value:
+            return appendValue(uid)
+        case .decimalNumber:
+            guard let text = decimalString(uid) else { return false }
+            output.appendString(text)
+        case .indexSet:
+            guard let ranges = indexRanges(uid) else { throw malformed(uid, "has no readable NSRangeCount/NSLocation/NSRangeData") }
+            output.append(UInt8(ascii: "["))
+            for (position, range) in ranges.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                output.append("{\"location\":")
+                output.appendInteger(Int128(range.location))
+                output.append(",\"length\":")
+                output.appendInteger(Int128(range.length))
+                output.append(UInt8(ascii: "}"))
+            }
+            output.append(UInt8(ascii: "]"))
+        case .array, .set, .orderedSet, .dictionary, .attributedString, .error:
+            return false
+        }
+        return true
+    }
+
+    /// Opens a Foundation container and pushes its children.
+    mutating func pushFoundationContainer(_ uid: Int, shape: FoundationShape) throws(ArchiveError) {
+        let plist = archive.plist
+        let index = archive.plistIndex(of: uid)
+        switch shape {
+        case .dictionary:
+            guard let keys = archive.uidArray(uid, "NS.keys"), let values = archive.uidArray(uid, "NS.objects"),
+                  let keyPair = plist.dictionaryPairIndex(index, forKey: "NS.keys"),
+                  let valuePair = plist.dictionaryPairIndex(index, forKey: "NS.objects") else {
+                throw malformed(uid, "needs NS.keys and NS.objects arrays of UIDs")
+            }
+            guard keys.count == values.count else {
+                throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys", "NS.keys and NS.objects differ in length")
+            }
+            let stringKeys = keys.allSatisfy { archive.isStringObject(Int(plist[Int($0)].first)) }
+            output.append(stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            stack.append(.literal(stringKeys ? "}" : "]"))
+            for position in (0 ..< keys.count).reversed() {
+                let keyUID = Int(plist[Int(keys[keys.startIndex + position])].first)
+                let valueUID = Int(plist[Int(values[values.startIndex + position])].first)
+                let valueSite = ReferenceSite(uid: uid, pair: valuePair, element: position)
+                if stringKeys {
+                    stack.append(.edge(target: valueUID, site: valueSite, topName: nil, component: .dictionaryKey(keyUID: keyUID)))
+                    stack.append(.dictionaryKey(keyUID: keyUID))
+                } else {
+                    stack.append(.literal("}"))
+                    stack.append(.edge(target: valueUID, site: valueSite, topName: nil, component: .pairValue(position)))
+                    stack.append(.literal(",\"value\":"))
+                    stack.append(.edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position), topName: nil,
+                                       component: .pairKey(position)))
+                    stack.append(.literal("{\"key\":"))
+                }
+                if position > 0 { stack.append(.literal(",")) }
+            }
+        case .attributedString:
+            output.append(UInt8(ascii: "{"))
+            stack.append(.literal("}"))
+            if let info = archive.scalarField(uid, "NSAttributeInfo") ?? archive.field(uid, "NSAttributeInfo").flatMap(archive.referencedUID).flatMap({ dataIndex(of: $0) }),
+               let data = plist.data(at: info) {
+                stack.append(.literal("]"))
+                stack.append(.raw(runs(from: data)))
+                stack.append(.literal(",\"runs\":["))
+            }
+            pushNamedReference(uid, field: "NSAttributes", name: ",\"attributes\":")
+            pushNamedReference(uid, field: "NSString", name: "\"string\":")
+        case .error:
+            output.append(UInt8(ascii: "{"))
+            stack.append(.literal("}"))
+            pushNamedReference(uid, field: "NSUserInfo", name: ",\"userInfo\":")
+            if let code = archive.scalarField(uid, "NSCode") { stack.append(.scalar(plistIndex: code)) } else { stack.append(.literal("null")) }
+            stack.append(.literal(",\"code\":"))
+            pushNamedReference(uid, field: "NSDomain", name: "\"domain\":")
+        default:
+            guard let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects"), let elements = archive.uidArray(uid, "NS.objects") else {
+                throw malformed(uid, "has no NS.objects array of UIDs")
+            }
+            output.append(UInt8(ascii: "["))
+            stack.append(.literal("]"))
+            for position in (0 ..< elements.count).reversed() {
+                stack.append(.edge(target: Int(plist[Int(elements[elements.startIndex + position])].first),
+                                   site: ReferenceSite(uid: uid, pair: pair, element: position), topName: nil, component: .index(position)))
+                if position > 0 { stack.append(.literal(",")) }
+            }
+        }
+    }
+
+    /// Pushes `name` then the object a field refers to (null when absent), as the next items.
+    private mutating func pushNamedReference(_ uid: Int, field: StaticString, name: StaticString) {
+        let index = archive.plistIndex(of: uid)
+        let jsonName = String(describing: name).filter { $0.isLetter }
+        if let pair = archive.plist.dictionaryPairIndex(index, forKey: field),
+           let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
+            stack.append(.edge(target: target, site: ReferenceSite(uid: uid, pair: pair), topName: nil, component: .name(jsonName)))
+        } else {
+            stack.append(.literal("null"))
+        }
+        stack.append(.literal(name))
+    }
+
+    private func dataIndex(of uid: Int) -> Int? {
+        guard uid != 0, let archiveClass = archive.archiveClass(of: uid) else { return nil }
+        if archiveClass.isInline { return archive.plistIndex(of: uid) }
+        return archiveClass.shape == .data ? archive.scalarField(uid, "NS.data") : nil
+    }
+
+    func malformed(_ uid: Int, _ what: String) -> ArchiveError {
+        ArchiveError(.malformedFoundationObject, path: "/$objects/\(uid)", "\(archive.archiveClass(of: uid)?.name ?? "object") \(what)")
+    }
+}

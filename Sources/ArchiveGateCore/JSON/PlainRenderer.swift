@@ -1,0 +1,226 @@
+/// Renders the archive as natural JSON (README "JSON conventions"): an object keyed by the `$top`
+/// names, Foundation values as JSON values, other classes as `{"$class": …}` with their fields in
+/// archive order.
+///
+/// The walk is a tree expansion on an explicit stack: a shared object is written at every site
+/// within the output budget, a cycle becomes `{"$ref": "<pointer of the ancestor>"}`, and object
+/// nesting is bounded by `maxDepth` — whatever the archive's shape, nothing recurses.
+struct PlainRenderer {
+    let archive: KeyedArchive
+    let redactions: Redactions
+    let limits: DecodeLimits
+    let pretty: Bool
+    var output: JSONOutput
+    /// JSON-pointer components from the root to the object being written.
+    var path: [PathComponent] = []
+    /// For objects currently being written: the path length at which they were entered; -1 otherwise.
+    private var enteredAt: [Int32]
+
+    enum Item {
+        case edge(target: Int, site: ReferenceSite?, topName: String?, component: PathComponent)
+        case scalar(plistIndex: Int)
+        case inlineArray(uid: Int, pair: Int, plistIndex: Int)
+        case literal(StaticString)
+        case raw([UInt8])
+        case fieldKey(uid: Int, pair: Int)
+        case dictionaryKey(keyUID: Int)
+        case leave(uid: Int, popsPath: Bool)
+    }
+
+    var stack: [Item] = []
+
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool) {
+        self.archive = archive
+        self.redactions = redactions
+        self.limits = limits
+        self.pretty = pretty
+        self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
+                                 capacityHint: archive.plist.bytes.count * 2)
+        self.enteredAt = Array(repeating: -1, count: archive.objectCount)
+    }
+
+    mutating func render() throws(ArchiveError) -> [UInt8] {
+        output.append(UInt8(ascii: "{"))
+        stack.append(.literal("}"))
+        for (position, entry) in archive.top.enumerated().reversed() {
+            stack.append(.edge(target: entry.uid, site: nil, topName: entry.name, component: .name(entry.name)))
+            stack.append(.literal(":"))
+            stack.append(.dictionaryKey(keyUID: -1 - position))
+            if position > 0 { stack.append(.literal(",")) }
+        }
+        while let item = stack.popLast() {
+            switch item {
+            case .literal(let text):
+                output.append(text)
+            case .raw(let bytes):
+                output.append(contentsOf: bytes)
+            case .fieldKey(let uid, let pair):
+                output.append(UInt8(ascii: ","))
+                appendStringObject(archive.plist.dictionaryKey(archive.plistIndex(of: uid), pair: pair))
+                output.append(UInt8(ascii: ":"))
+            case .dictionaryKey(let keyUID):
+                if keyUID < 0 {
+                    output.appendString(archive.top[-1 - keyUID].name)
+                } else {
+                    try appendDictionaryKey(keyUID)
+                }
+            case .scalar(let index):
+                try countNode()
+                appendScalar(index)
+            case .inlineArray(let uid, let pair, let index):
+                try countNode()
+                pushInlineArray(uid: uid, pair: pair, plistIndex: index)
+            case .leave(let uid, let popsPath):
+                enteredAt[uid] = -1
+                if popsPath { path.removeLast() }
+            case .edge(let target, let site, let topName, let component):
+                try renderEdge(target: target, site: site, topName: topName, component: component)
+            }
+        }
+        try output.checkFinalSize()
+        return pretty ? JSONPrettyPrinter.format(output.bytes) : output.bytes
+    }
+
+    private mutating func renderEdge(target: Int, site: ReferenceSite?, topName: String?, component: PathComponent) throws(ArchiveError) {
+        try countNode(component)
+        if target == 0 || isRedacted(target: target, site: site, topName: topName) {
+            output.append("null")
+            return
+        }
+        if enteredAt[target] >= 0 {
+            output.append("{\"$ref\":")
+            output.appendString(pointer(depth: Int(enteredAt[target])))
+            output.append(UInt8(ascii: "}"))
+            return
+        }
+        guard let archiveClass = archive.archiveClass(of: target) else {
+            output.append("null")
+            return
+        }
+        if archiveClass.isInline {
+            appendScalar(archive.plistIndex(of: target))
+            return
+        }
+        if let shape = archiveClass.shape, try renderLeaf(target, shape: shape, component: component) {
+            return
+        }
+        let popsPath = component != .none
+        if popsPath { path.append(component) }
+        if path.count > limits.maxDepth {
+            throw ArchiveError(.depthLimitExceeded, path: pointer(), "objects nest deeper than the limit of \(limits.maxDepth)")
+        }
+        enteredAt[target] = Int32(path.count)
+        stack.append(.leave(uid: target, popsPath: popsPath))
+        if let shape = archiveClass.shape, shape != .value {
+            try pushFoundationContainer(target, shape: shape)
+        } else {
+            pushCustomObject(target, className: archiveClass.name)
+        }
+    }
+
+    private func isRedacted(target: Int, site: ReferenceSite?, topName: String?) -> Bool {
+        if redactions.isEmpty { return false }
+        if redactions.objects.contains(target) { return true }
+        if let site { return redactions.sites.contains(site) }
+        return topName.map { redactions.topNames.contains($0) } ?? false
+    }
+
+    /// `{"$class":"Name","key":value,…}` in archive key order; keys verbatim (user keys that start
+    /// with `$` keep the archive's `$$` escape, so they can never be confused with `$class`).
+    private mutating func pushCustomObject(_ uid: Int, className: String) {
+        output.append("{\"$class\":")
+        output.appendString(className)
+        stack.append(.literal("}"))
+        let plist = archive.plist
+        let index = archive.plistIndex(of: uid)
+        for pair in (0 ..< plist.count(of: index)).reversed() where !archive.isClassPair(uid, pair: pair) {
+            let value = plist.dictionaryValue(index, pair: pair)
+            switch plist[value].kind {
+            case .uid:
+                stack.append(.edge(target: Int(plist[value].first), site: ReferenceSite(uid: uid, pair: pair), topName: nil,
+                                   component: .field(uid: uid, pair: pair)))
+            case .array, .set:
+                stack.append(.inlineArray(uid: uid, pair: pair, plistIndex: value))
+            default:
+                stack.append(.scalar(plistIndex: value))
+            }
+            stack.append(.fieldKey(uid: uid, pair: pair))
+        }
+    }
+
+    private mutating func pushInlineArray(uid: Int, pair: Int, plistIndex: Int) {
+        output.append(UInt8(ascii: "["))
+        stack.append(.literal("]"))
+        let plist = archive.plist
+        let elements = plist.children(of: plistIndex)
+        for position in (0 ..< elements.count).reversed() {
+            let element = Int(elements[elements.startIndex + position])
+            if plist[element].kind == .uid {
+                stack.append(.edge(target: Int(plist[element].first), site: ReferenceSite(uid: uid, pair: pair, element: position),
+                                   topName: nil, component: .fieldElement(uid: uid, pair: pair, element: position)))
+            } else {
+                stack.append(.scalar(plistIndex: element))
+            }
+            if position > 0 { stack.append(.literal(",")) }
+        }
+    }
+
+    // MARK: - Scalars
+
+    /// Writes an inline plist scalar as its plain JSON value.
+    mutating func appendScalar(_ index: Int) {
+        let object = archive.plist[index]
+        switch object.kind {
+        case .integer: output.appendInteger(archive.plist.integer128(object))
+        case .real: output.appendDouble(Double(bitPattern: object.first))
+        case .bool: output.append(object.first == 0 ? "false" : "true")
+        case .date: output.appendDate(sinceReferenceDate: Double(bitPattern: object.first))
+        case .data: output.appendBase64(archive.plist.data(at: index)!)
+        case .asciiString, .utf8String, .utf16String: appendStringObject(index)
+        default: output.append("null")
+        }
+    }
+
+    /// Writes a plist string object as a JSON string, straight from its bytes.
+    mutating func appendStringObject(_ index: Int) {
+        let object = archive.plist[index]
+        archive.plist.bytes.withUnsafeBufferPointer { buffer in
+            let start = Int(object.first)
+            switch object.kind {
+            case .asciiString, .utf8String:
+                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + Int(object.second)]))
+            case .utf16String:
+                output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: Int(object.second))
+            default:
+                output.append("\"\"")
+            }
+        }
+    }
+
+    private mutating func appendDictionaryKey(_ keyUID: Int) throws(ArchiveError) {
+        if case .object(let classIndex) = archive.entries[keyUID], archive.classes[classIndex].isInline {
+            appendStringObject(archive.plistIndex(of: keyUID))
+        } else {
+            output.appendString(archive.stringValue(ofObject: keyUID) ?? "")
+        }
+        output.append(UInt8(ascii: ":"))
+    }
+
+    private mutating func countNode(_ component: PathComponent = .none) throws(ArchiveError) {
+        if let problem = output.countNode() {
+            throw ArchiveError(.outputLimitExceeded, path: pointer(appending: component), problem)
+        }
+    }
+
+    // MARK: - Paths
+
+    func pointer(appending component: PathComponent = .none) -> String {
+        pointer(depth: path.count) + component.token(in: archive)
+    }
+
+    func pointer(depth: Int) -> String {
+        var result = ""
+        for part in path.prefix(depth) { result += part.token(in: archive) }
+        return result
+    }
+}

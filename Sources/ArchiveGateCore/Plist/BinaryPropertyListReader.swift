@@ -1,0 +1,314 @@
+/// Reads `bplist00` into a flat `PropertyList`.
+///
+/// The trailer and every offset-table entry are validated once, up front, with overflow-checked
+/// arithmetic; then each object is decoded in one pass over the offset table. Every length read from
+/// the file is compared with the bytes that remain before anything is allocated from it, and no
+/// read depends on recursion: containers only record the indices of their children.
+struct BinaryPropertyListReader {
+    static let header: [UInt8] = Array("bplist00".utf8)
+    static let trailerSize = 32
+
+    let bytes: [UInt8]
+    let limits: PropertyListLimits
+
+    static func hasBinaryHeader(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 8 && bytes[0 ..< 8].elementsEqual(header)
+    }
+
+    private struct Trailer {
+        var offsetSize: Int
+        var referenceSize: Int
+        var objectCount: Int
+        var topObject: Int
+        var offsetTableStart: Int
+    }
+
+    func read() throws(PropertyListError) -> PropertyList {
+        let trailer = try readTrailer()
+        let offsets = try readOffsetTable(trailer)
+        var objects = [PropertyListObject]()
+        objects.reserveCapacity(trailer.objectCount)
+        var references = [UInt32]()
+        references.reserveCapacity(min(trailer.objectCount, 1 << 20))
+        var containerSpans = [(object: Int, offset: Int)]()
+
+        try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
+            let cursor = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
+                                       referenceSize: trailer.referenceSize,
+                                       objectCount: trailer.objectCount, limits: limits)
+            for (index, offset) in offsets.enumerated() {
+                let object = try cursor.decode(at: offset, references: &references)
+                if object.kind == .dictionary { containerSpans.append((index, offset)) }
+                objects.append(object)
+            }
+        }
+        let plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
+                                 root: trailer.topObject)
+        for (index, offset) in containerSpans {
+            if let problem = DictionaryKeyRules.check(plist, dictionary: index) {
+                throw PropertyListError(problem.code, offset: offset, problem.message)
+            }
+        }
+        return plist
+    }
+
+    private func readTrailer() throws(PropertyListError) -> Trailer {
+        let minimum = Self.header.count + 1 + Self.trailerSize
+        guard bytes.count >= minimum else {
+            throw PropertyListError(.truncated, offset: bytes.count,
+                                    "a binary plist needs at least \(minimum) bytes, got \(bytes.count)")
+        }
+        let base = bytes.count - Self.trailerSize
+        let offsetSize = Int(bytes[base + 6])
+        let referenceSize = Int(bytes[base + 7])
+        let objectCount = readBigEndian(at: base + 8, size: 8)
+        let topObject = readBigEndian(at: base + 16, size: 8)
+        let tableStart = readBigEndian(at: base + 24, size: 8)
+
+        guard (1 ... 8).contains(offsetSize) else {
+            throw PropertyListError(.invalidTrailer, offset: base + 6, "offset size \(offsetSize) is not 1…8")
+        }
+        guard (1 ... 8).contains(referenceSize) else {
+            throw PropertyListError(.invalidTrailer, offset: base + 7, "object reference size \(referenceSize) is not 1…8")
+        }
+        guard objectCount >= 1, objectCount <= UInt64(Int.max) else {
+            throw PropertyListError(.invalidTrailer, offset: base + 8, "object count \(objectCount) is invalid")
+        }
+        guard objectCount <= UInt64(limits.maxObjects) else {
+            throw PropertyListError(.objectLimitExceeded, offset: base + 8,
+                                    "\(objectCount) objects; the limit is \(limits.maxObjects)")
+        }
+        guard topObject < objectCount else {
+            throw PropertyListError(.invalidTrailer, offset: base + 16, "top object \(topObject) is not below the object count \(objectCount)")
+        }
+        if referenceSize < 8, objectCount > UInt64(1) << UInt64(8 * referenceSize) {
+            throw PropertyListError(.invalidTrailer, offset: base + 7,
+                                    "\(referenceSize)-byte references cannot address \(objectCount) objects")
+        }
+        let (tableSize, sizeOverflow) = Int(objectCount).multipliedReportingOverflow(by: offsetSize)
+        guard !sizeOverflow, tableStart >= UInt64(Self.header.count + 1), tableStart <= UInt64(base) else {
+            throw PropertyListError(.invalidTrailer, offset: base + 24, "offset table at \(tableStart) is outside the file")
+        }
+        let (tableEnd, endOverflow) = Int(tableStart).addingReportingOverflow(tableSize)
+        guard !endOverflow, tableEnd == base else {
+            throw PropertyListError(.invalidTrailer, offset: base + 24,
+                                    "offset table of \(objectCount) × \(offsetSize) bytes at \(tableStart) does not end where the trailer starts (\(base))")
+        }
+        return Trailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(objectCount),
+                       topObject: Int(topObject), offsetTableStart: Int(tableStart))
+    }
+
+    private func readOffsetTable(_ trailer: Trailer) throws(PropertyListError) -> [Int] {
+        var offsets = [Int]()
+        offsets.reserveCapacity(trailer.objectCount)
+        var position = trailer.offsetTableStart
+        for _ in 0 ..< trailer.objectCount {
+            let offset = readBigEndian(at: position, size: trailer.offsetSize)
+            guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
+                throw PropertyListError(.invalidOffset, offset: position,
+                                        "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
+            }
+            offsets.append(Int(offset))
+            position += trailer.offsetSize
+        }
+        return offsets
+    }
+
+    /// Reads an unsigned big-endian number; callers have checked `offset + size <= bytes.count`.
+    private func readBigEndian(at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
+        return value
+    }
+}
+
+/// Decodes single objects inside the validated object area `0 ..< end`.
+private struct ObjectDecoder {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let end: Int
+    let referenceSize: Int
+    let objectCount: Int
+    let limits: PropertyListLimits
+
+    func decode(at offset: Int, references: inout [UInt32]) throws(PropertyListError) -> PropertyListObject {
+        let marker = buffer[offset]
+        let high = marker >> 4
+        let low = marker & 0x0F
+        switch high {
+        case 0x0:
+            switch low {
+            case 0x0: return PropertyListObject(kind: .null)
+            case 0x8: return PropertyListObject(kind: .bool, first: 0)
+            case 0x9: return PropertyListObject(kind: .bool, first: 1)
+            default:
+                throw PropertyListError(.invalidMarker, offset: offset, "marker 0x\(hex(marker)) is not defined")
+            }
+        case 0x1:
+            return try readInteger(at: offset)
+        case 0x2:
+            guard low == 2 || low == 3 else {
+                throw PropertyListError(.invalidReal, offset: offset, "real of 2^\(low) bytes is not supported")
+            }
+            let size = 1 << Int(low)
+            try require(offset + 1, size, at: offset)
+            let raw = readBigEndian(at: offset + 1, size: size)
+            let value = size == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw)
+            return PropertyListObject(kind: .real, first: value.bitPattern)
+        case 0x3:
+            guard low == 3 else { throw PropertyListError(.invalidMarker, offset: offset, "date marker 0x\(hex(marker)) must be 0x33") }
+            try require(offset + 1, 8, at: offset)
+            let value = Double(bitPattern: readBigEndian(at: offset + 1, size: 8))
+            guard value.isFinite else { throw PropertyListError(.invalidDate, offset: offset, "date is not finite") }
+            return PropertyListObject(kind: .date, first: value.bitPattern)
+        case 0x4:
+            let (count, start) = try readCount(at: offset, low: low)
+            guard count <= limits.maxDataBytes else {
+                throw PropertyListError(.dataTooLarge, offset: offset, "data of \(count) bytes; the limit is \(limits.maxDataBytes)")
+            }
+            try require(start, count, at: offset)
+            return PropertyListObject(kind: .data, first: UInt64(start), second: UInt64(count))
+        case 0x5:
+            let (count, start) = try readCount(at: offset, low: low)
+            try checkStringSize(count, at: offset)
+            try require(start, count, at: offset)
+            for index in start ..< start + count where buffer[index] >= 0x80 {
+                throw PropertyListError(.invalidString, offset: index, "ASCII string has byte 0x\(hex(buffer[index]))")
+            }
+            return PropertyListObject(kind: .asciiString, first: UInt64(start), second: UInt64(count))
+        case 0x6:
+            let (count, start) = try readCount(at: offset, low: low)
+            let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
+            guard !overflow else { throw PropertyListError(.invalidLength, offset: offset, "UTF-16 length overflows") }
+            try checkStringSize(byteCount, at: offset)
+            try require(start, byteCount, at: offset)
+            try validateUTF16(start: start, units: count)
+            return PropertyListObject(kind: .utf16String, first: UInt64(start), second: UInt64(count))
+        case 0x8:
+            let size = Int(low) + 1
+            guard size <= 4 else {
+                throw PropertyListError(.invalidUID, offset: offset, "UID of \(size) bytes; at most 4 are allowed")
+            }
+            try require(offset + 1, size, at: offset)
+            return PropertyListObject(kind: .uid, first: readBigEndian(at: offset + 1, size: size))
+        case 0xA, 0xC, 0xD:
+            let (count, start) = try readCount(at: offset, low: low)
+            let perEntry = high == 0xD ? 2 * referenceSize : referenceSize
+            let (byteCount, overflow) = count.multipliedReportingOverflow(by: perEntry)
+            guard !overflow else { throw PropertyListError(.invalidLength, offset: offset, "container size overflows") }
+            try require(start, byteCount, at: offset)
+            let referenceStart = references.count
+            let entries = high == 0xD ? 2 * count : count
+            guard referenceStart + entries <= Int(UInt32.max) else {
+                throw PropertyListError(.objectLimitExceeded, offset: offset, "too many container references")
+            }
+            if high == 0xD {
+                // The file lists all keys, then all values; we store pairs side by side.
+                for pair in 0 ..< count {
+                    references.append(try readReference(at: start + pair * referenceSize))
+                    references.append(try readReference(at: start + (count + pair) * referenceSize))
+                }
+            } else {
+                for element in 0 ..< count {
+                    references.append(try readReference(at: start + element * referenceSize))
+                }
+            }
+            let kind: PropertyListObject.Kind = high == 0xA ? .array : (high == 0xC ? .set : .dictionary)
+            return PropertyListObject(kind: kind, first: UInt64(referenceStart), second: UInt64(count))
+        default:
+            throw PropertyListError(.invalidMarker, offset: offset, "marker 0x\(hex(marker)) is not defined for bplist00")
+        }
+    }
+
+    private func readInteger(at offset: Int) throws(PropertyListError) -> PropertyListObject {
+        let low = buffer[offset] & 0x0F
+        guard low <= 4 else {
+            throw PropertyListError(.invalidInteger, offset: offset, "integer of 2^\(low) bytes is not supported")
+        }
+        let size = 1 << Int(low)
+        try require(offset + 1, size, at: offset)
+        switch size {
+        case 16:
+            let high = readBigEndian(at: offset + 1, size: 8)
+            let lowWord = readBigEndian(at: offset + 9, size: 8)
+            return PropertyListObject(kind: .integer, first: lowWord, second: high)
+        case 8:
+            let value = readBigEndian(at: offset + 1, size: 8)
+            return PropertyListObject(kind: .integer, first: value, second: Int64(bitPattern: value) < 0 ? UInt64.max : 0)
+        default:
+            return PropertyListObject(kind: .integer, first: readBigEndian(at: offset + 1, size: size), second: 0)
+        }
+    }
+
+    /// Reads the element count of a data, string or container marker: the low nibble, or a
+    /// following integer object when the nibble is 0xF. Returns the count and where content starts.
+    private func readCount(at offset: Int, low: UInt8) throws(PropertyListError) -> (count: Int, start: Int) {
+        if low != 0xF { return (Int(low), offset + 1) }
+        try require(offset + 1, 1, at: offset)
+        let intMarker = buffer[offset + 1]
+        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+            throw PropertyListError(.invalidLength, offset: offset + 1, "length marker 0x\(hex(intMarker)) is not an integer of 1…8 bytes")
+        }
+        let size = 1 << Int(intMarker & 0x0F)
+        try require(offset + 2, size, at: offset)
+        let count = readBigEndian(at: offset + 2, size: size)
+        guard count <= UInt64(end) else {
+            throw PropertyListError(.invalidLength, offset: offset, "count \(count) exceeds the \(end)-byte object area")
+        }
+        return (Int(count), offset + 2 + size)
+    }
+
+    private func readReference(at position: Int) throws(PropertyListError) -> UInt32 {
+        let reference = readBigEndian(at: position, size: referenceSize)
+        guard reference < UInt64(objectCount) else {
+            throw PropertyListError(.invalidObjectReference, offset: position,
+                                    "reference to object \(reference), but there are \(objectCount)")
+        }
+        return UInt32(reference)
+    }
+
+    private func checkStringSize(_ byteCount: Int, at offset: Int) throws(PropertyListError) {
+        guard byteCount <= limits.maxStringBytes else {
+            throw PropertyListError(.stringTooLarge, offset: offset,
+                                    "string of \(byteCount) bytes; the limit is \(limits.maxStringBytes)")
+        }
+    }
+
+    /// Fails unless `count` bytes from `start` lie inside the object area.
+    private func require(_ start: Int, _ count: Int, at offset: Int) throws(PropertyListError) {
+        let (stop, overflow) = start.addingReportingOverflow(count)
+        guard !overflow, count >= 0, stop <= end else {
+            throw PropertyListError(.truncated, offset: offset, "object needs \(count) bytes from \(start), past the object area end \(end)")
+        }
+    }
+
+    private func validateUTF16(start: Int, units: Int) throws(PropertyListError) {
+        var index = 0
+        while index < units {
+            let position = start + 2 * index
+            let unit = UInt16(buffer[position]) << 8 | UInt16(buffer[position + 1])
+            if unit & 0xFC00 == 0xD800 {
+                let next = index + 1 < units
+                    ? UInt16(buffer[position + 2]) << 8 | UInt16(buffer[position + 3]) : 0
+                guard next & 0xFC00 == 0xDC00 else {
+                    throw PropertyListError(.invalidString, offset: position, "UTF-16 high surrogate without a low surrogate")
+                }
+                index += 2
+            } else if unit & 0xFC00 == 0xDC00 {
+                throw PropertyListError(.invalidString, offset: position, "UTF-16 low surrogate without a high surrogate")
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private func readBigEndian(at offset: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in offset ..< offset + size { value = value << 8 | UInt64(buffer[index]) }
+        return value
+    }
+}
+
+func hex(_ byte: UInt8) -> String {
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(byte >> 4)], digits[Int(byte & 0xF)]])
+}

@@ -1,0 +1,54 @@
+/// The rules every dictionary obeys, whatever format it came from: keys are strings, and no key
+/// appears twice (compared by Unicode code units, so an ASCII and a UTF-16 spelling are the same key).
+enum DictionaryKeyRules {
+    struct Problem {
+        var code: PropertyListError.Code
+        var message: String
+    }
+
+    /// Checks dictionary `index` of `plist`; returns the first problem, if any.
+    static func check(_ plist: PropertyList, dictionary index: Int) -> Problem? {
+        let pairs = plist.count(of: index)
+        // Small dictionaries (nearly all archive objects) compare pairwise without hashing.
+        if pairs <= 12 {
+            for pair in 0 ..< pairs {
+                let key = plist.dictionaryKey(index, pair: pair)
+                guard plist.objects[key].isString else {
+                    return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.objects[key].kind), not a string")
+                }
+                for earlier in 0 ..< pair where keysEqual(plist, plist.dictionaryKey(index, pair: earlier), key) {
+                    return Problem(code: .duplicateKey, message: "dictionary key '\(plist.string(at: key) ?? "")' appears twice")
+                }
+            }
+            return nil
+        }
+        var seen = Set<[UInt16]>()
+        seen.reserveCapacity(pairs)
+        for pair in 0 ..< pairs {
+            let key = plist.dictionaryKey(index, pair: pair)
+            guard let text = plist.string(at: key) else {
+                return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.objects[key].kind), not a string")
+            }
+            guard seen.insert(Array(text.utf16)).inserted else {
+                return Problem(code: .duplicateKey, message: "dictionary key '\(text)' appears twice")
+            }
+        }
+        return nil
+    }
+
+    private static func keysEqual(_ plist: PropertyList, _ lhs: Int, _ rhs: Int) -> Bool {
+        if lhs == rhs { return true }
+        let left = plist.objects[lhs]
+        let right = plist.objects[rhs]
+        if left.kind != .utf16String, right.kind != .utf16String {
+            guard left.second == right.second else { return false }
+            let leftStart = Int(left.first)
+            let rightStart = Int(right.first)
+            for offset in 0 ..< Int(left.second) where plist.bytes[leftStart + offset] != plist.bytes[rightStart + offset] {
+                return false
+            }
+            return true
+        }
+        return plist.string(at: lhs) == plist.string(at: rhs)
+    }
+}

@@ -1,0 +1,179 @@
+/// A parsed property list: a flat table of objects, a table of child references, and the bytes
+/// that strings and data point into.
+///
+/// For binary input, `bytes` is the input itself (no copy) and object indices are the file's own
+/// object numbers; for XML input, `bytes` holds the decoded text and base64 payloads.
+public struct PropertyList: Sendable {
+    /// The encoding the property list was read from.
+    public enum Format: String, Sendable, Codable {
+        case binary
+        case xml
+    }
+
+    public let format: Format
+    public let objects: [PropertyListObject]
+    /// Child object indices of every container, laid out contiguously per container.
+    public let references: [UInt32]
+    /// The storage that string and data objects point into.
+    public let bytes: [UInt8]
+    /// The index of the top-level object.
+    public let root: Int
+
+    public init(format: Format, objects: [PropertyListObject], references: [UInt32], bytes: [UInt8], root: Int) {
+        self.format = format
+        self.objects = objects
+        self.references = references
+        self.bytes = bytes
+        self.root = root
+    }
+
+    /// Reads a binary (`bplist00`) or XML property list, choosing by the first bytes.
+    public static func read(_ bytes: [UInt8], limits: PropertyListLimits = .init()) throws(PropertyListError) -> PropertyList {
+        if bytes.count > limits.maxInputBytes {
+            throw PropertyListError(.inputTooLarge, offset: limits.maxInputBytes,
+                                    "input is \(bytes.count) bytes; the limit is \(limits.maxInputBytes)")
+        }
+        if BinaryPropertyListReader.hasBinaryHeader(bytes) {
+            return try BinaryPropertyListReader(bytes: bytes, limits: limits).read()
+        }
+        if XMLPropertyListReader.looksLikeXML(bytes) {
+            return try XMLPropertyListReader(bytes: bytes, limits: limits).read()
+        }
+        throw PropertyListError(.notAPropertyList, offset: 0, "input starts neither with 'bplist00' nor with XML")
+    }
+
+    // MARK: - Access
+
+    @inlinable
+    public subscript(index: Int) -> PropertyListObject { objects[index] }
+
+    /// The child indices of an array or set, or the interleaved key/value indices of a dictionary.
+    @inlinable
+    public func children(of index: Int) -> ArraySlice<UInt32> {
+        let object = objects[index]
+        let start = Int(object.first)
+        let count = object.kind == .dictionary ? Int(object.second) * 2 : Int(object.second)
+        return references[start ..< start + count]
+    }
+
+    /// The number of elements (arrays, sets) or pairs (dictionaries).
+    @inlinable
+    public func count(of index: Int) -> Int { Int(objects[index].second) }
+
+    /// The key index of pair `pair` of dictionary `index`.
+    @inlinable
+    public func dictionaryKey(_ index: Int, pair: Int) -> Int {
+        Int(references[Int(objects[index].first) + 2 * pair])
+    }
+
+    /// The value index of pair `pair` of dictionary `index`.
+    @inlinable
+    public func dictionaryValue(_ index: Int, pair: Int) -> Int {
+        Int(references[Int(objects[index].first) + 2 * pair + 1])
+    }
+
+    /// The value stored under `key` in dictionary `index`, compared without building a `String`.
+    public func dictionaryValue(_ index: Int, forKey key: StaticString) -> Int? {
+        guard objects[index].kind == .dictionary else { return nil }
+        for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) {
+            return dictionaryValue(index, pair: pair)
+        }
+        return nil
+    }
+
+    /// The pair position of `key` in dictionary `index`, or nil.
+    public func dictionaryPairIndex(_ index: Int, forKey key: StaticString) -> Int? {
+        guard objects[index].kind == .dictionary else { return nil }
+        for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) { return pair }
+        return nil
+    }
+
+    /// Whether string object `index` equals the ASCII literal `literal`.
+    public func stringEquals(_ index: Int, _ literal: StaticString) -> Bool {
+        literal.withUTF8Buffer { stringEquals(index, utf8: $0) }
+    }
+
+    /// Whether string object `index` equals the given UTF-8 bytes (ASCII fast path; UTF-16 decoded).
+    public func stringEquals(_ index: Int, utf8 other: UnsafeBufferPointer<UInt8>) -> Bool {
+        let object = objects[index]
+        switch object.kind {
+        case .asciiString, .utf8String:
+            guard Int(object.second) == other.count else { return false }
+            let start = Int(object.first)
+            return bytes.withUnsafeBufferPointer { buffer in
+                memoryEquals(buffer.baseAddress! + start, other.baseAddress, other.count)
+            }
+        case .utf16String:
+            return string(at: index).map { $0.utf8.elementsEqual(other) } ?? false
+        default:
+            return false
+        }
+    }
+
+    /// The value of a string object, or nil when `index` is not a string.
+    public func string(at index: Int) -> String? {
+        let object = objects[index]
+        let start = Int(object.first)
+        let length = Int(object.second)
+        switch object.kind {
+        case .asciiString, .utf8String:
+            return String(decoding: bytes[start ..< start + length], as: UTF8.self)
+        case .utf16String:
+            var units = [UInt16]()
+            units.reserveCapacity(length)
+            for unit in 0 ..< length {
+                units.append(UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1]))
+            }
+            return String(decoding: units, as: UTF16.self)
+        default:
+            return nil
+        }
+    }
+
+    /// The bytes of a data object, or nil when `index` is not data.
+    public func data(at index: Int) -> ArraySlice<UInt8>? {
+        let object = objects[index]
+        guard object.kind == .data else { return nil }
+        return bytes[Int(object.first) ..< Int(object.first + object.second)]
+    }
+
+    /// The value of an integer object that fits 64 signed bits, or nil.
+    public func int64(at index: Int) -> Int64? {
+        let object = objects[index]
+        guard object.kind == .integer else { return nil }
+        let value = integer128(object)
+        guard value >= Int128(Int64.min), value <= Int128(Int64.max) else { return nil }
+        return Int64(value)
+    }
+
+    /// The numeric value of an integer, real or boolean object as a `Double`, or nil.
+    public func double(at index: Int) -> Double? {
+        let object = objects[index]
+        switch object.kind {
+        case .real, .date: return Double(bitPattern: object.first)
+        case .integer: return Double(integer128(object))
+        case .bool: return object.first == 0 ? 0 : 1
+        default: return nil
+        }
+    }
+
+    /// The signed 128-bit value of an integer object's payload.
+    @inlinable
+    public func integer128(_ object: PropertyListObject) -> Int128 {
+        Int128(_low: object.first, _high: Int64(bitPattern: object.second))
+    }
+
+    /// The value of a UID object, or nil.
+    @inlinable
+    public func uid(at index: Int) -> Int? {
+        let object = objects[index]
+        return object.kind == .uid ? Int(object.first) : nil
+    }
+}
+
+@usableFromInline
+func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
+    guard count > 0, let rhs else { return true }
+    for offset in 0 ..< count where lhs[offset] != rhs[offset] { return false }
+    return true
+}

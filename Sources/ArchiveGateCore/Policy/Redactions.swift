@@ -1,0 +1,32 @@
+/// One reference site: field pair `pair` of object `uid`, and within an array-valued field the
+/// element position (`element` is -1 for a direct field value).
+public struct ReferenceSite: Hashable, Sendable {
+    public var uid: Int32
+    public var pair: Int32
+    public var element: Int32
+
+    public init(uid: Int, pair: Int, element: Int = -1) {
+        self.uid = Int32(truncatingIfNeeded: uid)
+        self.pair = Int32(truncatingIfNeeded: pair)
+        self.element = Int32(truncatingIfNeeded: element)
+    }
+}
+
+/// What a `redact` policy nulls out when rendering: whole objects (at every site that references
+/// them) and single reference sites.
+public struct Redactions: Sendable {
+    public var objects: Set<Int> = []
+    public var sites: Set<ReferenceSite> = []
+    /// `$top` entries to null out, by name.
+    public var topNames: Set<String> = []
+
+    public init() {}
+
+    public var isEmpty: Bool { objects.isEmpty && sites.isEmpty && topNames.isEmpty }
+}
+
+/// The evaluator's result: the report, and what to redact if the policy redacts.
+struct PolicyEvaluation {
+    var report: ValidationReport
+    var redactions: Redactions
+}

@@ -1,0 +1,56 @@
+import ArchiveGateCore
+import ArgumentParser
+import Foundation
+
+/// The policy and limit flags shared by every command that decodes.
+struct DecodeOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("A policy file (JSON). Default: the built-in 'foundation' policy.", valueName: "file"))
+    var policy: String?
+
+    @Flag(name: .long, help: "Inspection mode: accept and render any class (still never instantiated; limits apply).")
+    var allowAnyClass = false
+
+    @Option(name: .customLong("limit"), help: ArgumentHelp("Override a limit, e.g. --limit maxDepth=64 (repeatable).", valueName: "name=value"))
+    var limitOverrides: [String] = []
+
+    func validate() throws {
+        if policy != nil, allowAnyClass {
+            throw ValidationError("--policy and --allow-any-class exclude each other")
+        }
+        for override in limitOverrides {
+            var limits = DecodeLimits()
+            guard let (name, value) = Self.parseOverride(override), limits.set(name, to: value) else {
+                throw ValidationError("--limit takes name=positive-integer with a name among \(DecodeLimits().entries.map(\.name).joined(separator: ", ")); got '\(override)'")
+            }
+        }
+    }
+
+    /// The policy to decode under, with overrides applied. Exits 64 with a clear line if the file is unusable.
+    func loadPolicy() throws -> Policy {
+        var loaded: Policy
+        if allowAnyClass {
+            loaded = .inspection
+        } else if let policy {
+            guard let bytes = FileManager.default.contents(atPath: policy) else {
+                throw CLIFailure.usage("cannot read policy file '\(policy)'")
+            }
+            do {
+                loaded = try Policy.load(json: Array(bytes), name: URL(fileURLWithPath: policy).deletingPathExtension().lastPathComponent)
+            } catch {
+                throw CLIFailure.usage("policy '\(policy)': \(error)")
+            }
+        } else {
+            loaded = .foundation
+        }
+        for override in limitOverrides {
+            if let (name, value) = Self.parseOverride(override) { _ = loaded.limits.set(name, to: value) }
+        }
+        return loaded
+    }
+
+    private static func parseOverride(_ text: String) -> (String, Int)? {
+        let parts = text.split(separator: "=", maxSplits: 1)
+        guard parts.count == 2, let value = Int(parts[1]), value > 0 else { return nil }
+        return (String(parts[0]), value)
+    }
+}

@@ -1,0 +1,55 @@
+import ArchiveGateCore
+import ArgumentParser
+import Foundation
+
+/// `archivegate validate FILE...`: one JSON report per file (one per line).
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check archives against a policy and print one JSON report per file.",
+        discussion: "Example: archivegate validate --policy config/policies/example.json notes.archive"
+    )
+
+    @OptionGroup var decode: DecodeOptions
+
+    @Argument(help: ArgumentHelp("Archives to check ('-' for stdin).", valueName: "file"))
+    var files: [String]
+
+    func run() throws {
+        let policy: Policy
+        do { policy = try decode.loadPolicy() } catch CLIFailure.usage(let message) {
+            Terminal.error(message)
+            throw CLIExit.usage
+        }
+        let inspector = ArchiveInspector(policy: policy)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var worst: Int32 = 0
+        for file in files {
+            do {
+                let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
+                let report = try inspector.validate(bytes)
+                var line = try encoder.encode(FileReport(file: file, report: report))
+                line.append(0x0A)
+                Terminal.writeStdout(Array(line))
+                if !report.valid {
+                    Terminal.error("\(file): \(Terminal.rejection(report))")
+                    worst = max(worst, 1)
+                }
+            } catch let error as ArchiveGateError {
+                Terminal.error("\(file): \(Terminal.malformed(error))")
+                worst = 2
+            } catch CLIFailure.usage(let message) {
+                Terminal.error(message)
+                worst = 2
+            }
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+}
+
+/// A report labelled with the file it is about.
+private struct FileReport: Encodable {
+    var file: String
+    var report: ValidationReport
+}
