@@ -104,6 +104,14 @@ public struct KeyedArchive: Sendable {
     }
 }
 
+extension KeyedArchive {
+    /// `$0`, `$1`, …: the keys NSKeyedArchiver generates for unkeyed encoding
+    /// (`encodeArrayOfObjCType`, top-level `encodeObject:` without a key).
+    static func isGeneratedKey(_ key: String) -> Bool {
+        key.utf8.count > 1 && key.utf8.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+}
+
 /// The one-pass classification of `$objects` behind `KeyedArchive.init`.
 private struct EntryClassifier {
     let plist: PropertyList
@@ -186,7 +194,7 @@ private struct EntryClassifier {
             }
             let key = plist.string(at: keyIndex) ?? ""
             let fieldPath = JSONPointer.appending(path, key)
-            if key.utf8.first == UInt8(ascii: "$"), !key.hasPrefix("$$") {
+            if key.utf8.first == UInt8(ascii: "$"), !key.hasPrefix("$$"), !KeyedArchive.isGeneratedKey(key) {
                 throw ArchiveError(.reservedKey, path: fieldPath, "key '\(key)' starts with a single '$', which the archiver reserves")
             }
             try checkFieldValue(value, path: fieldPath)

@@ -11,7 +11,7 @@ extension PlainRenderer {
             guard let text = archive.stringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
             if let inline = archive.scalarField(uid, "NS.string") { appendStringObject(inline) } else { output.appendString(text) }
         case .data:
-            guard let index = archive.scalarField(uid, "NS.data"), let data = plist.data(at: index) else {
+            guard let index = archive.dataIndex(archive.field(uid, "NS.data")), let data = plist.data(at: index) else {
                 throw malformed(uid, "has no NS.data")
             }
             output.appendBase64(data)
@@ -24,7 +24,7 @@ extension PlainRenderer {
         case .null:
             output.append("null")
         case .uuid:
-            guard let index = archive.scalarField(uid, "NS.uuidbytes"), let bytes = plist.data(at: index), bytes.count == 16 else {
+            guard let index = archive.dataIndex(archive.field(uid, "NS.uuidbytes")), let bytes = plist.data(at: index), bytes.count == 16 else {
                 throw malformed(uid, "has no 16-byte NS.uuidbytes")
             }
             output.appendUUID(bytes)
@@ -46,7 +46,7 @@ extension PlainRenderer {
             guard let text = decimalString(uid) else { return false }
             output.appendString(text)
         case .indexSet:
-            guard let ranges = indexRanges(uid) else { throw malformed(uid, "has no readable NSRangeCount/NSLocation/NSRangeData") }
+            guard let ranges = indexRanges(uid) else { return false }
             output.append(UInt8(ascii: "["))
             for (position, range) in ranges.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -100,8 +100,7 @@ extension PlainRenderer {
         case .attributedString:
             output.append(UInt8(ascii: "{"))
             stack.append(.literal("}"))
-            if let info = archive.scalarField(uid, "NSAttributeInfo") ?? archive.field(uid, "NSAttributeInfo").flatMap(archive.referencedUID).flatMap({ dataIndex(of: $0) }),
-               let data = plist.data(at: info) {
+            if let info = archive.dataIndex(archive.field(uid, "NSAttributeInfo")), let data = plist.data(at: info) {
                 stack.append(.literal("]"))
                 stack.append(.raw(runs(from: data)))
                 stack.append(.literal(",\"runs\":["))
@@ -116,14 +115,12 @@ extension PlainRenderer {
             stack.append(.literal(",\"code\":"))
             pushNamedReference(uid, field: "NSDomain", name: "\"domain\":")
         default:
-            guard let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects"), let elements = archive.uidArray(uid, "NS.objects") else {
-                throw malformed(uid, "has no NS.objects array of UIDs")
-            }
+            let elements = archive.collectionElements(uid) ?? []
             output.append(UInt8(ascii: "["))
             stack.append(.literal("]"))
             for position in (0 ..< elements.count).reversed() {
-                stack.append(.edge(target: Int(plist[Int(elements[elements.startIndex + position])].first),
-                                   site: ReferenceSite(uid: uid, pair: pair, element: position), topName: nil, component: .index(position)))
+                stack.append(.edge(target: elements[position].target, site: elements[position].site, topName: nil,
+                                   component: .index(position)))
                 if position > 0 { stack.append(.literal(",")) }
             }
         }
@@ -140,12 +137,6 @@ extension PlainRenderer {
             stack.append(.literal("null"))
         }
         stack.append(.literal(name))
-    }
-
-    private func dataIndex(of uid: Int) -> Int? {
-        guard uid != 0, let archiveClass = archive.archiveClass(of: uid) else { return nil }
-        if archiveClass.isInline { return archive.plistIndex(of: uid) }
-        return archiveClass.shape == .data ? archive.scalarField(uid, "NS.data") : nil
     }
 
     func malformed(_ uid: Int, _ what: String) -> ArchiveError {

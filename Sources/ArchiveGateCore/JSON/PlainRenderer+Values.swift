@@ -59,6 +59,13 @@ extension PlainRenderer {
             output.appendInteger(Int128(length))
             output.append(UInt8(ascii: "}"))
             return true
+        case 12:
+            var insets = [Double]()
+            for key: StaticString in ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"] {
+                guard let value = archive.scalarField(uid, key).flatMap(plist.double(at:)) else { return false }
+                insets.append(value)
+            }
+            (names, values) = (["top", "left", "bottom", "right"], insets)
         default:
             return false
         }
@@ -127,7 +134,7 @@ extension PlainRenderer {
            let length = archive.scalarField(uid, "NSLength").flatMap(plist.int64(at:)), location >= 0, length >= 0 {
             return [(UInt64(location), UInt64(length))]
         }
-        guard let dataIndex = archive.scalarField(uid, "NSRangeData"), let data = plist.data(at: dataIndex) else { return nil }
+        guard let dataIndex = archive.dataIndex(archive.field(uid, "NSRangeData")), let data = plist.data(at: dataIndex) else { return nil }
         var reader = VarintReader(data)
         var ranges = [(location: UInt64, length: UInt64)]()
         while ranges.count < count, let location = reader.next(), let length = reader.next() {

@@ -101,7 +101,8 @@ struct PlainRenderer {
             appendScalar(archive.plistIndex(of: target))
             return
         }
-        if let shape = archiveClass.shape, try renderLeaf(target, shape: shape, component: component) {
+        let shape = try archive.shape(of: target)
+        if let shape, try renderLeaf(target, shape: shape, component: component) {
             return
         }
         let popsPath = component != .none
@@ -111,7 +112,7 @@ struct PlainRenderer {
         }
         enteredAt[target] = Int32(path.count)
         stack.append(.leave(uid: target, popsPath: popsPath))
-        if let shape = archiveClass.shape, shape != .value {
+        if let shape, [.array, .set, .orderedSet, .dictionary, .attributedString, .error].contains(shape) {
             try pushFoundationContainer(target, shape: shape)
         } else {
             pushCustomObject(target, className: archiveClass.name)

@@ -3,7 +3,7 @@
 extension PolicyEvaluator {
     mutating func expand(_ uid: Int, into edges: inout [Edge]) throws(ArchiveError) {
         guard let archiveClass = archive.archiveClass(of: uid), !archiveClass.isInline else { return }
-        if let shape = archiveClass.shape {
+        if let shape = try archive.shape(of: uid) {
             try expandFoundation(uid, shape: shape, into: &edges)
         } else {
             expandCustom(uid, className: archiveClass.name, into: &edges)
@@ -76,21 +76,13 @@ extension PolicyEvaluator {
         let index = archive.plistIndex(of: uid)
         switch shape {
         case .array, .set, .orderedSet:
-            guard let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects"), let elements = archive.uidArray(uid, "NS.objects") else {
-                throw malformed(uid, shape, "has no NS.objects array of UIDs")
-            }
-            for (position, element) in elements.enumerated() {
-                edges.append(Edge(target: Int(plist[Int(element)].first), site: ReferenceSite(uid: uid, pair: pair, element: position),
-                                  expectation: .unchecked, component: .index(position)))
+            for (position, element) in (archive.collectionElements(uid) ?? []).enumerated() {
+                edges.append(Edge(target: element.target, site: element.site, expectation: .unchecked, component: .index(position)))
             }
         case .dictionary:
             guard let keyPair = plist.dictionaryPairIndex(index, forKey: "NS.keys"), let keys = archive.uidArray(uid, "NS.keys"),
                   let valuePair = plist.dictionaryPairIndex(index, forKey: "NS.objects"), let values = archive.uidArray(uid, "NS.objects") else {
                 throw malformed(uid, shape, "needs NS.keys and NS.objects arrays of UIDs")
-            }
-            guard keys.count == values.count else {
-                throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys",
-                                   "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
             }
             let stringKeys = dictionaryHasStringKeys(uid)
             for position in 0 ..< keys.count {

@@ -119,7 +119,7 @@ struct PolicyEvaluator {
 
     /// Element (and dictionary key) classes of a collection, checked once per collection and set.
     private mutating func checkElements(of edge: Edge, elements: ClassSet?, keys: ClassSet?) {
-        guard let shape = archive.archiveClass(of: edge.target)?.shape else { return }
+        guard let shape = try? archive.shape(of: edge.target) else { return }
         let isDictionary = shape == .dictionary
         guard shape.isCollection || isDictionary else { return }
         let elementSet = elements ?? policy.allowed
@@ -131,13 +131,15 @@ struct PolicyEvaluator {
             let keySet = keys ?? policy.allowed
             for (position, element) in keyUIDs.enumerated() {
                 let uid = Int(archive.plist[Int(element)].first)
-                checkElement(uid, set: keySet, constrained: keys != nil, collection: edge.target, field: "NS.keys",
-                             position: position, path: stringKeys ? base : base + "/\(position)/key")
+                let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
+                checkElement(uid, set: keySet, constrained: keys != nil,
+                             site: ReferenceSite(uid: edge.target, pair: keysPair, element: position),
+                             path: stringKeys ? base : base + "/\(position)/key")
             }
         }
-        guard let valueUIDs = archive.uidArray(edge.target, "NS.objects") else { return }
-        for (position, element) in valueUIDs.enumerated() {
-            let uid = Int(archive.plist[Int(element)].first)
+        guard let elementList = archive.collectionElements(edge.target) else { return }
+        for (position, element) in elementList.enumerated() {
+            let uid = element.target
             var elementPath = base + "/\(position)"
             if isDictionary {
                 if stringKeys, let keyUIDs = archive.uidArray(edge.target, "NS.keys"), position < keyUIDs.count {
@@ -147,21 +149,18 @@ struct PolicyEvaluator {
                     elementPath += "/value"
                 }
             }
-            checkElement(uid, set: elementSet, constrained: elements != nil, collection: edge.target, field: "NS.objects",
-                         position: position, path: elementPath)
+            checkElement(uid, set: elementSet, constrained: elements != nil, site: element.site, path: elementPath)
         }
     }
 
-    private mutating func checkElement(_ uid: Int, set: ClassSet, constrained: Bool, collection: Int,
-                                       field: StaticString, position: Int, path: String) {
+    private mutating func checkElement(_ uid: Int, set: ClassSet, constrained: Bool, site: ReferenceSite, path: String) {
         guard uid != 0, let className = archive.archiveClass(of: uid)?.name, !set.accepts(className: className) else { return }
         let code: ViolationCode = constrained ? .classMismatch : .classNotAllowed
         let message = constrained
             ? mismatchMessage(className, expected: set, uid: uid)
             : "class '\(className)' is not allowed by policy '\(policy.name)'"
         appendViolation(code, message, path: path, uid: uid, className: className, key: nil)
-        let pair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: collection), forKey: field) ?? -1
-        redactions.sites.insert(ReferenceSite(uid: collection, pair: pair, element: position))
+        redactions.sites.insert(site)
     }
 
     func dictionaryHasStringKeys(_ uid: Int) -> Bool {

@@ -1,0 +1,88 @@
+/// Decides how a Foundation object is read, the same way for the policy walk and the renderers.
+extension KeyedArchive {
+    /// One element of a collection and the site that references it.
+    public struct CollectionElement: Hashable, Sendable {
+        public let target: Int
+        public let site: ReferenceSite
+    }
+
+    /// The Foundation shape object `uid` is read as, or nil for custom classes and for Foundation
+    /// objects whose fields do not have the shape's encoding (those are shown as `{"$class": …}`,
+    /// like any other class, rather than guessed at).
+    ///
+    /// - Throws: `lengthMismatch` for a dictionary whose `NS.keys` and `NS.objects` differ in length.
+    public func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
+        guard let archiveClass = archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape else { return nil }
+        switch shape {
+        case .string: return stringValue(ofObject: uid) != nil ? shape : nil
+        case .data: return dataIndex(field(uid, "NS.data")) != nil ? shape : nil
+        case .date:
+            guard let index = scalarField(uid, "NS.time"), plist[index].kind == .real || plist[index].kind == .integer,
+                  plist.double(at: index)?.isFinite == true else { return nil }
+            return shape
+        case .array, .set, .orderedSet: return collectionElements(uid) != nil ? shape : nil
+        case .dictionary:
+            guard let keys = uidArray(uid, "NS.keys"), let values = uidArray(uid, "NS.objects") else { return nil }
+            guard keys.count == values.count else {
+                throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys",
+                                   "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
+            }
+            return shape
+        case .uuid:
+            return dataIndex(field(uid, "NS.uuidbytes")).flatMap { plist.data(at: $0) }?.count == 16 ? shape : nil
+        case .url:
+            return referencedString(uid, "NS.relative") != nil ? shape : nil
+        case .locale:
+            return referencedString(uid, "NS.identifier") != nil ? shape : nil
+        case .timeZone:
+            return referencedString(uid, "NS.name") != nil ? shape : nil
+        case .attributedString:
+            return field(uid, "NSString").flatMap(referencedUID) != nil ? shape : nil
+        case .error:
+            return referencedString(uid, "NSDomain") != nil ? shape : nil
+        case .null, .value, .decimalNumber, .indexSet:
+            return shape
+        }
+    }
+
+    /// The elements of an NSArray/NSSet/NSOrderedSet: the `NS.objects` array, or the
+    /// `NS.object.0`, `NS.object.1`, … fields corelibs writes for ordered sets. Nil when neither.
+    public func collectionElements(_ uid: Int) -> [CollectionElement]? {
+        let index = plistIndex(of: uid)
+        if let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects") {
+            guard let elements = uidArray(uid, "NS.objects") else { return nil }
+            return elements.enumerated().map { position, element in
+                CollectionElement(target: Int(plist[Int(element)].first), site: ReferenceSite(uid: uid, pair: pair, element: position))
+            }
+        }
+        var numbered = [(position: Int, element: CollectionElement)]()
+        for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
+            guard let key = plist.string(at: plist.dictionaryKey(index, pair: pair)), key.hasPrefix("NS.object."),
+                  let position = Int(key.dropFirst("NS.object.".count)), position >= 0,
+                  let target = referencedUID(plist.dictionaryValue(index, pair: pair)) else { return nil }
+            numbered.append((position, CollectionElement(target: target, site: ReferenceSite(uid: uid, pair: pair))))
+        }
+        numbered.sort { $0.position < $1.position }
+        for (expected, entry) in numbered.enumerated() where entry.position != expected { return nil }
+        return numbered.map(\.element)
+    }
+
+    /// The plist index of data held in a field value: inline data, or a UID of inline data or of an
+    /// NSData/NSMutableData instance.
+    public func dataIndex(_ value: Int?) -> Int? {
+        guard let value else { return nil }
+        if plist[value].kind == .data { return value }
+        guard let target = referencedUID(value), target != 0, let archiveClass = archiveClass(of: target) else { return nil }
+        let index = plistIndex(of: target)
+        if archiveClass.isInline { return plist[index].kind == .data ? index : nil }
+        guard archiveClass.shape == .data, let inner = plist.dictionaryValue(index, forKey: "NS.data"), plist[inner].kind == .data else {
+            return nil
+        }
+        return inner
+    }
+
+    /// The text of the string object a field refers to.
+    public func referencedString(_ uid: Int, _ key: StaticString) -> String? {
+        field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:))
+    }
+}
