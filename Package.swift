@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "ArchiveGateCore", targets: ["ArchiveGateCore"]),
         .executable(name: "archivegate", targets: ["archivegate"]),
         .library(name: "ArchiveGateServer", targets: ["ArchiveGateServer"]),
+        .executable(name: "archivegate-bench", targets: ["ArchiveGateBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +25,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Result store (ArchiveGateStore): SQLite, bundled with the package.
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
     ],
     targets: [
         // Plist reading, keyed-archive graph, policy evaluation and JSON rendering.
@@ -58,13 +61,31 @@ let package = Package(
             // The hand-written OpenAPI document, compiled into the binary (served at /openapi.yaml).
             resources: [.embedInCode("Resources/openapi.yaml")]
         ),
+        // Release benchmark: ours vs Foundation's NSKeyedUnarchiver on the same bytes (scripts/bench).
+        .executableTarget(name: "ArchiveGateBench", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateBench"),
+        // libcurl (system library + typed wrappers for its variadic calls) and the SSRF-safe fetcher.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "ArchiveGateFetch", dependencies: ["CCurl"]),
+        .testTarget(name: "ArchiveGateFetchTests", dependencies: ["ArchiveGateFetch"]),
+        // Stored results behind the `ResultStore` protocol; SQLite (WAL, synchronous=FULL) is the embedded default.
+        .target(
+            name: "ArchiveGateStore",
+            dependencies: [
+                "ArchiveGateCore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "ArchiveGateStoreTests", dependencies: ["ArchiveGateStore"]),
         .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"]),
+        // Runs the real `archivegate` binary (a dependency so that building the tests builds it).
+        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate"]),
         .testTarget(
             name: "ArchiveGateServerTests",
             dependencies: [
                 "ArchiveGateServer",
                 // Built so the graceful-shutdown test can spawn the real `archivegate serve`.
-                // "archivegate", // TEMP
+                "archivegate",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),

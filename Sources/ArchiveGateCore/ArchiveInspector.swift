@@ -45,6 +45,11 @@ public struct ArchiveInspector: Sendable {
             let json: [UInt8]
             switch mode {
             case .plain:
+                if let minimum = evaluation.minimumPlainNodes, minimum > UInt64(policy.limits.maxOutputNodes) {
+                    let count = minimum == .max ? "more than 2^64" : String(minimum)
+                    throw ArchiveError(.outputLimitExceeded, path: "",
+                                       "shared references would expand to \(count) JSON values; the limit is \(policy.limits.maxOutputNodes)")
+                }
                 var renderer = PlainRenderer(archive: archive, redactions: evaluation.redactions,
                                              limits: policy.limits, pretty: pretty)
                 json = try renderer.render()

@@ -26,21 +26,26 @@ enum Terminal {
         var start = 0
         while start < bytes.count {
             let end = min(start + chunk, bytes.count)
-            bytes[start ..< end].withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+            FileHandle.standardOutput.write(Data(bytes[start ..< end]))
             start = end
         }
-        fflush(stdout)
     }
 
     /// The one-line reason for a rejection: the first violation and how many more.
     static func rejection(_ report: ValidationReport) -> String {
         guard let first = report.violations.first else { return "rejected by policy '\(report.policy)'" }
         let more = report.violations.count > 1 ? " (+\(report.violations.count - 1) more)" : ""
-        return "rejected: \(first.code) at \(first.path.isEmpty ? "/" : first.path): \(first.message)\(more)"
+        return "rejected: \(first.code) at \(shorten(first.path.isEmpty ? "/" : first.path)): \(first.message)\(more)"
     }
 
     static func malformed(_ error: ArchiveGateError) -> String {
-        "malformed: \(error.code) \(error.location): \(error.message)"
+        "malformed: \(error.code) \(shorten(error.location)): \(error.message)"
+    }
+
+    /// Keeps one-line messages one readable line: a 512-level pointer is cut in the middle.
+    static func shorten(_ text: String, limit: Int = 160) -> String {
+        guard text.count > limit else { return text }
+        return String(text.prefix(limit / 2)) + "…" + String(text.suffix(limit / 2))
     }
 }
 

@@ -25,6 +25,7 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
             case depthLimitExceeded = "archive.depth_limit_exceeded"
             case outputLimitExceeded = "archive.output_limit_exceeded"
             case objectLimitExceeded = "archive.object_limit_exceeded"
+            case collectionCycle = "archive.collection_cycle"
         }
 
         private let base: Base
@@ -65,6 +66,9 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
         /// The JSON output would exceed the configured byte or node budget.
         public static let outputLimitExceeded = Code(.outputLimitExceeded)
+        /// Foundation collections or dictionaries contain themselves with no other object in the
+        /// cycle: a collection cannot be decoded before its elements, so no decoder can build it.
+        public static let collectionCycle = Code(.collectionCycle)
         /// `$objects` holds more entries than the configured limit.
         public static let objectLimitExceeded = Code(.objectLimitExceeded)
 

@@ -15,6 +15,8 @@ struct PlainRenderer {
     var path: [PathComponent] = []
     /// For objects currently being written: the path length at which they were entered; -1 otherwise.
     private var enteredAt: [Int32]
+    /// The objects being written, outermost first.
+    private var openUIDs: [Int] = []
 
     enum Item {
         case edge(target: Int, site: ReferenceSite?, topName: String?, component: PathComponent)
@@ -72,6 +74,7 @@ struct PlainRenderer {
                 pushInlineArray(uid: uid, pair: pair, plistIndex: index)
             case .leave(let uid, let popsPath):
                 enteredAt[uid] = -1
+                openUIDs.removeLast()
                 if popsPath { path.removeLast() }
             case .edge(let target, let site, let topName, let component):
                 try renderEdge(target: target, site: site, topName: topName, component: component)
@@ -88,6 +91,7 @@ struct PlainRenderer {
             return
         }
         if enteredAt[target] >= 0 {
+            try rejectCollectionCycle(closingAt: target)
             output.append("{\"$ref\":")
             output.appendString(pointer(depth: Int(enteredAt[target])))
             output.append(UInt8(ascii: "}"))
@@ -111,11 +115,25 @@ struct PlainRenderer {
             throw ArchiveError(.depthLimitExceeded, path: pointer(), "objects nest deeper than the limit of \(limits.maxDepth)")
         }
         enteredAt[target] = Int32(path.count)
+        openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
         if let shape, [.array, .set, .orderedSet, .dictionary, .attributedString, .error].contains(shape) {
             try pushFoundationContainer(target, shape: shape)
         } else {
             pushCustomObject(target, className: archiveClass.name)
+        }
+    }
+
+    /// Same rule as the policy walk: a cycle of Foundation collections alone cannot be decoded.
+    private func rejectCollectionCycle(closingAt target: Int) throws(ArchiveError) {
+        guard let start = openUIDs.lastIndex(of: target) else { return }
+        let members = openUIDs[start...]
+        let valuesOnly = members.allSatisfy { uid in
+            guard let shape = try? archive.shape(of: uid) else { return false }
+            return shape.isCollection || shape == .dictionary
+        }
+        if valuesOnly {
+            throw ArchiveError(.collectionCycle, path: pointer(), "collections contain each other (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
     }
 

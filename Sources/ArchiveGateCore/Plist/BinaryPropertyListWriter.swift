@@ -6,6 +6,8 @@
 /// and reference sizes are the smallest of 1, 2, 4 or 8 bytes that hold the offset table's position
 /// and the object count. With `uniqueScalars`, equal strings, numbers, dates and data (and booleans)
 /// are written once and shared, as Apple does; containers and UIDs are written at every occurrence.
+/// Unlike CoreFoundation, values that differ in bits are never merged (`0.0` and `-0.0`, `1` and
+/// `1.0`), and no orphan copies of shared booleans are written.
 ///
 /// The walk uses an explicit stack, so deeply nested values cannot overflow the call stack, and
 /// uniquing is hash based, so large archives are written in linear time.

@@ -13,6 +13,15 @@ struct PolicyEvaluator {
     private var violationCount = 0
     var redactions = Redactions()
     private var expanded: [Bool]
+    /// Objects being expanded, outermost first, and each one's position there (-1 when not open).
+    private var openUIDs: [Int] = []
+    private var openPosition: [Int32]
+    /// A lower bound of the JSON values each object's plain rendering emits, and the running sums
+    /// of the open objects; used to refuse reference bombs before rendering anything.
+    private var renderedNodes: [UInt64]
+    private var openNodes: [UInt64] = []
+    private var topNodes: UInt64 = 0
+    private var sawCycle = false
     /// Collections whose elements were already checked against a given element set.
     private var checkedElements = Set<ElementCheck>()
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
@@ -22,11 +31,13 @@ struct PolicyEvaluator {
         self.archive = archive
         self.policy = policy
         self.expanded = Array(repeating: false, count: archive.objectCount)
+        self.openPosition = Array(repeating: -1, count: archive.objectCount)
+        self.renderedNodes = Array(repeating: 0, count: archive.objectCount)
     }
 
     enum Work {
         case visit(Edge)
-        case leave(popsPath: Bool)
+        case leave(uid: Int, popsPath: Bool)
     }
 
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
@@ -41,16 +52,35 @@ struct PolicyEvaluator {
         while let work = stack.popLast() {
             let edge: Edge
             switch work {
-            case .leave(let popsPath):
+            case .leave(let uid, let popsPath):
                 depth -= 1
                 if popsPath { path.removeLast() }
+                let nodes = openNodes.removeLast()
+                renderedNodes[uid] = nodes
+                openUIDs.removeLast()
+                openPosition[uid] = -1
+                addRenderedNodes(nodes, counted: popsPath)
                 continue
             case .visit(let visited):
                 edge = visited
             }
-            guard edge.target != 0, checkSite(edge) else { continue }
-            guard !expanded[edge.target] else { continue }
+            guard edge.target != 0, checkSite(edge) else {
+                addRenderedNodes(1, counted: edge.component != .none)
+                continue
+            }
+            guard !expanded[edge.target] else {
+                if openPosition[edge.target] >= 0 {
+                    try checkCycle(closingAt: edge.target)
+                    addRenderedNodes(1, counted: edge.component != .none)
+                } else {
+                    addRenderedNodes(renderedNodes[edge.target], counted: edge.component != .none)
+                }
+                continue
+            }
             expanded[edge.target] = true
+            openPosition[edge.target] = Int32(openUIDs.count)
+            openUIDs.append(edge.target)
+            openNodes.append(1)
             let popsPath = edge.component != .none
             if popsPath { path.append(edge.component) }
             depth += 1
@@ -58,12 +88,40 @@ struct PolicyEvaluator {
                 throw ArchiveError(.depthLimitExceeded, path: pointer(),
                                    "objects nest deeper than the limit of \(policy.limits.maxDepth)")
             }
-            stack.append(.leave(popsPath: popsPath))
+            stack.append(.leave(uid: edge.target, popsPath: popsPath))
             edges.removeAll(keepingCapacity: true)
             try expand(edge.target, into: &edges)
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
-        return PolicyEvaluation(report: makeReport(), redactions: redactions)
+        let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
+        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate)
+    }
+
+    /// Adds a child's rendered-node count to the innermost open object (saturating: bombs overflow).
+    private mutating func addRenderedNodes(_ nodes: UInt64, counted: Bool) {
+        guard counted else { return }
+        if openNodes.isEmpty {
+            topNodes = topNodes.addingReportingOverflow(nodes).overflow ? .max : topNodes + nodes
+        } else {
+            let sum = openNodes[openNodes.count - 1].addingReportingOverflow(nodes)
+            openNodes[openNodes.count - 1] = sum.overflow ? .max : sum.partialValue
+        }
+    }
+
+    /// A reference back to an object still being expanded. Cycles through custom objects are how
+    /// NSCoding graphs link parents and children and render as `$ref`; a cycle of Foundation
+    /// collections alone cannot be decoded by anyone and is an error.
+    private mutating func checkCycle(closingAt target: Int) throws(ArchiveError) {
+        sawCycle = true
+        let members = openUIDs[Int(openPosition[target])...]
+        let valuesOnly = members.allSatisfy { uid in
+            guard let shape = try? archive.shape(of: uid) else { return false }
+            return shape.isCollection || shape == .dictionary
+        }
+        if valuesOnly {
+            throw ArchiveError(.collectionCycle, path: pointer(),
+                               "\(members.count == 1 ? "a collection contains itself" : "\(members.count) collections contain each other") (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
+        }
     }
 
     // MARK: - Sites

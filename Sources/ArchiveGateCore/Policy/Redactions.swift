@@ -29,4 +29,7 @@ public struct Redactions: Sendable {
 struct PolicyEvaluation {
     var report: ValidationReport
     var redactions: Redactions
+    /// A lower bound of the JSON values the plain rendering emits, when it can be known up front
+    /// (an acyclic graph with no object-wide redactions); nil otherwise.
+    var minimumPlainNodes: UInt64?
 }

@@ -1,0 +1,56 @@
+import ArchiveGateCore
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Builds the HTTP service. `archivegate serve` and the tests call this same function.
+///
+///     request ─▶ RequestIdMiddleware     X-Request-Id in and out
+///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
+///             ─▶ ProblemMiddleware       every error → application/problem+json
+///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
+///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController
+///                     (Bearer key → tenant)      (token bucket → 429)    (body limits, gzip, core)
+///
+/// Throws when the tenant files cannot be loaded: better not to start than to start half-configured.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    logger: Logger? = nil,
+    metrics: ServerMetrics = ServerMetrics()
+) throws -> some ApplicationProtocol {
+    var logger = logger ?? Logger(label: "archivegate")
+    logger.logLevel = configuration.logLevel
+    let tenants = try TenantRegistry.load(directory: configuration.tenantsDirectory, defaults: configuration.tenantDefaults)
+    if tenants.tenants.isEmpty {
+        logger.warning("no tenants configured: every /v1 request will be answered 401",
+                       metadata: ["tenants_directory": .string(configuration.tenantsDirectory ?? "-")])
+    }
+
+    let router = Router(context: ArchiveRequestContext.self)
+    router.addMiddleware {
+        RequestIdMiddleware()
+        AccessLogMiddleware(logger: logger, metrics: metrics)
+        ProblemMiddleware(methodsByPath: [
+            "/v1/validate": [.post], "/v1/convert": [.post],
+            "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/openapi.yaml": [.get],
+        ])
+    }
+    OperationsController(metrics: metrics, tenantCount: tenants.tenants.count).register(on: router)
+    let v1 = router.group("v1")
+        .add(middleware: AuthenticationMiddleware(tenants: tenants))
+        .add(middleware: RateLimitMiddleware())
+    ArchiveController(metrics: metrics).register(on: v1)
+
+    let headerTimeout = TimeAmount(configuration.headerTimeout)
+    let http1 = HTTP1Channel.Configuration(
+        additionalChannelHandlers: [RequestHeadTimeoutHandler(timeout: headerTimeout)],
+        idleTimeout: TimeAmount(configuration.idleTimeout)
+    )
+    return Application(
+        router: router,
+        server: .http1(configuration: http1),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "archivegate"),
+        logger: logger
+    )
+}

@@ -1,0 +1,92 @@
+import Configuration
+import Foundation
+import Logging
+
+extension ServerConfiguration {
+    /// The file read from the configuration folder.
+    public static let fileName = "server.json"
+
+    /// Resolves the configuration, highest priority first: `overrides` (CLI flags, keys such as
+    /// `http.port`), `ARCHIVEGATE_*` environment variables (`ARCHIVEGATE_HTTP_PORT`), then
+    /// `<configDirectory>/server.json`, then the built-in defaults. Relative paths in the file are
+    /// relative to `configDirectory`.
+    ///
+    /// Every key is listed in docs/HTTP.md.
+    public static func load(
+        configDirectory: String?,
+        overrides: [String: String] = [:],
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws -> ServerConfiguration {
+        var providers: [any ConfigProvider] = []
+        // Flags arrive as strings, like environment variables; that provider converts them to the
+        // type each key is read as (an in-memory string would not be read as an int).
+        var flags: [String: String] = [:]
+        for (key, value) in overrides { flags[environmentName(key)] = value }
+        providers.append(EnvironmentVariablesProvider(environmentVariables: flags))
+        providers.append(EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: "archivegate"))
+        if let configDirectory {
+            let path = (configDirectory as NSString).appendingPathComponent(fileName)
+            providers.append(try await FileProvider<JSONSnapshot>(filePath: .init(path), allowMissing: true))
+        }
+        return try resolve(ConfigReader(providers: providers), configDirectory: configDirectory)
+    }
+
+    static func resolve(_ reader: ConfigReader, configDirectory: String?) throws -> ServerConfiguration {
+        var configuration = ServerConfiguration()
+        let defaults = configuration
+        configuration.host = reader.string(forKey: "http.host", default: defaults.host)
+        configuration.port = try integer(reader, "http.port", defaults.port, range: 0...65535)
+        configuration.headerTimeout = .seconds(try integer(reader, "http.headerTimeoutSeconds", 10, range: 1...3600))
+        configuration.idleTimeout = .seconds(try integer(reader, "http.idleTimeoutSeconds", 30, range: 1...86400))
+
+        let tenants = reader.string(forKey: "tenants.directory", default: "tenants")
+        if tenants.hasPrefix("/") {
+            configuration.tenantsDirectory = tenants
+        } else if let configDirectory {
+            configuration.tenantsDirectory = (configDirectory as NSString).appendingPathComponent(tenants)
+        }
+
+        let levelName = reader.string(forKey: "log.level", default: "info")
+        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
+            throw ConfigurationError(key: "log.level", "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        configuration.logLevel = level
+
+        var tenantDefaults = TenantDefaults()
+        tenantDefaults.maxBodyBytes = try integer(reader, "limits.maxBodyBytes", tenantDefaults.maxBodyBytes, range: 1...Int.max)
+        tenantDefaults.maxArchiveBytes = try integer(reader, "limits.maxArchiveBytes", tenantDefaults.maxArchiveBytes, range: 1...Int.max)
+        tenantDefaults.requestsPerSecond = reader.double(forKey: "limits.requestsPerSecond", default: tenantDefaults.requestsPerSecond)
+        guard tenantDefaults.requestsPerSecond > 0 else {
+            throw ConfigurationError(key: "limits.requestsPerSecond", "must be positive")
+        }
+        tenantDefaults.burst = try integer(reader, "limits.burst", tenantDefaults.burst, range: 1...Int.max)
+        configuration.tenantDefaults = tenantDefaults
+        return configuration
+    }
+
+    /// `http.headerTimeoutSeconds` → `HTTP_HEADER_TIMEOUT_SECONDS`, as swift-configuration names
+    /// environment variables.
+    static func environmentName(_ key: String) -> String {
+        var name = ""
+        var previousWasLower = false
+        for character in key {
+            if character == "." {
+                name.append("_")
+                previousWasLower = false
+                continue
+            }
+            if character.isUppercase && previousWasLower { name.append("_") }
+            name.append(contentsOf: character.uppercased())
+            previousWasLower = character.isLowercase
+        }
+        return name
+    }
+
+    private static func integer(_ reader: ConfigReader, _ key: String, _ fallback: Int, range: ClosedRange<Int>) throws -> Int {
+        let value = reader.int(forKey: ConfigKey(key), default: fallback)
+        guard range.contains(value) else {
+            throw ConfigurationError(key: key, "\(value) is outside \(range.lowerBound)…\(range.upperBound)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,47 @@
+import Metrics
+import Prometheus
+
+/// The service's metrics, written through swift-metrics into a Prometheus registry that
+/// `GET /metrics` renders. Each application owns its registry (tests build many apps in one
+/// process, and `MetricsSystem.bootstrap` may run only once).
+public struct ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Archive sizes from 1 KiB to 256 MiB, by powers of four.
+        factory.defaultValueHistogramBuckets = (0...9).map { Double(1024 << (2 * $0)) }
+        self.factory = factory
+    }
+
+    /// `archivegate_http_requests_total{method,route,status}` and
+    /// `archivegate_http_request_duration_seconds{method,route}`.
+    func recordRequest(method: String, route: String, status: Int, duration: Duration) {
+        Counter(label: "archivegate_http_requests_total",
+                dimensions: [("method", method), ("route", route), ("status", String(status))], factory: factory).increment()
+        Metrics.Timer(label: "archivegate_http_request_duration_seconds",
+                      dimensions: [("method", method), ("route", route)], factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// `archivegate_archive_bytes{tenant}`: sizes of archives after inflation.
+    func recordArchive(bytes: Int, tenant: String) {
+        Recorder(label: "archivegate_archive_bytes", dimensions: [("tenant", tenant)], aggregate: true, factory: factory)
+            .record(bytes)
+    }
+
+    /// `archivegate_policy_violations_total{code,tenant}`.
+    func recordViolations(_ codes: [String], tenant: String) {
+        for code in codes {
+            Counter(label: "archivegate_policy_violations_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
+                .increment()
+        }
+    }
+
+    /// The Prometheus text exposition.
+    public func render() -> String {
+        registry.emitToString()
+    }
+}

@@ -1,0 +1,78 @@
+import ArchiveGateCore
+import Foundation
+import Testing
+
+/// The inputs issue #2's "done when" names: each must end with exit 1 or 2 and one line of reason,
+/// in under a second and 100 MB.
+@Suite struct HostileInputTests {
+    static func deepChain(_ depth: Int) -> [UInt8] {
+        var builder = KeyedArchiveBuilder()
+        let node = builder.classRecord("Node", chain: ["Node", "NSObject"])
+        var next: UInt32 = 0
+        for _ in 0 ..< depth { next = builder.object(class: node, fields: ["child": .uid(next)]) }
+        builder.setTop("root", next)
+        return builder.binary()
+    }
+
+    static func billionLaughs(levels: Int) -> [UInt8] {
+        var builder = KeyedArchiveBuilder()
+        var level = builder.add(.string("lol"))
+        for _ in 0 ..< levels { level = builder.array(of: [level, level]) }
+        builder.setTop("root", level)
+        return builder.binary()
+    }
+
+    static func selfContainingDictionary() -> [UInt8] {
+        var builder = KeyedArchiveBuilder()
+        let key = builder.add(.string("self"))
+        let dictionary = builder.reserve()
+        let record = builder.classRecord("NSMutableDictionary", chain: ["NSMutableDictionary", "NSDictionary", "NSObject"])
+        builder.set(dictionary, to: .dictionary(["NS.keys": .array([.uid(key)]), "NS.objects": .array([.uid(dictionary)]), "$class": .uid(record)]))
+        builder.setTop("root", dictionary)
+        return builder.binary()
+    }
+
+    static func spoofedClasses() -> [UInt8] {
+        var builder = KeyedArchiveBuilder()
+        let record = builder.classRecord("EvilPayload", chain: ["NSString", "NSObject"])
+        let text = builder.add(.string("x"))
+        builder.setTop("root", builder.object(class: record, fields: ["NS.string": .uid(text)]))
+        return builder.binary()
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var bytes: @Sendable () -> [UInt8]
+        var arguments: [String]
+        var status: Int32
+        var code: String
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "50,000-deep nesting", bytes: { deepChain(50_000) }, arguments: ["--allow-any-class"], status: 2,
+             code: "archive.depth_limit_exceeded"),
+        Case(name: "40-level doubly shared", bytes: { billionLaughs(levels: 40) }, arguments: [], status: 2,
+             code: "archive.output_limit_exceeded"),
+        Case(name: "self-containing dictionary", bytes: { selfContainingDictionary() }, arguments: ["--allow-any-class"], status: 2,
+             code: "archive.collection_cycle"),
+        Case(name: "spoofed $classes", bytes: { spoofedClasses() }, arguments: [], status: 1, code: "policy.class_not_allowed"),
+    ]
+
+    @Test(arguments: cases)
+    func convertStopsFastWithOneLine(_ input: Case) throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let file = try CLIRunner.write(input.bytes(), named: "input.archive", in: directory)
+        let result = try CLIRunner.run(["convert"] + input.arguments + [file])
+        #expect(result.status == input.status)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(input.code) == true)
+        #expect(result.seconds < 1.0)
+        // Peak memory of the child, read through /usr/bin/time's equivalent: getrusage of children.
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        #expect(usage.ru_maxrss < 100 * 1024, "peak RSS \(usage.ru_maxrss) KiB")
+    }
+}

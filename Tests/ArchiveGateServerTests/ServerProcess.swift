@@ -1,0 +1,84 @@
+import ArchiveGateServer
+import Foundation
+
+/// `archivegate serve` as a child process on a free loopback port, with the test tenants.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let port: Int
+    private let configDirectory: String
+
+    private init(port: Int, configDirectory: String) {
+        self.port = port
+        self.configDirectory = configDirectory
+    }
+
+    /// The binary SwiftPM built next to the test bundle (or `$ARCHIVEGATE_BINARY`).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["ARCHIVEGATE_BINARY"] { return URL(fileURLWithPath: path) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // The test binary may live inside `X.xctest/…`; walk up to the products folder.
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("archivegate")
+    }
+
+    static func start() throws -> ServerProcess {
+        let directory = try TestServer.makeConfigDirectory()
+        let port = Int.random(in: 20_000...40_000)
+        let server = ServerProcess(port: port, configDirectory: directory)
+        server.process.executableURL = binary
+        server.process.arguments = ["serve", "--config", directory, "--port", String(port), "--log-level", "warning"]
+        server.process.standardOutput = FileHandle.nullDevice
+        try server.process.run()
+        try server.waitUntilHealthy()
+        return server
+    }
+
+    private func waitUntilHealthy() throws {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            guard process.isRunning else { throw ServerProcessError.exited(process.terminationStatus) }
+            if Self.canConnect(port: port) { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw ServerProcessError.notListening
+    }
+
+    private static func canConnect(port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    func waitForExit(timeout: Duration) async throws -> Int32 {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else { throw ServerProcessError.didNotExit }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return process.terminationStatus
+    }
+
+    func terminateIfRunning() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        try? FileManager.default.removeItem(atPath: configDirectory)
+    }
+}
+
+enum ServerProcessError: Error {
+    case exited(Int32)
+    case notListening
+    case didNotExit
+}
