@@ -91,5 +91,23 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
             ]
         ),
+        // libFuzzer targets (scripts/fuzz; docs/RELIABILITY.md). Built for fuzzing only with
+        // `swift build -c release --sanitize fuzzer --sanitize address --product FuzzX`; a plain build
+        // links them as programs that do nothing. FuzzGzipArchive compiles the server's GzipInflater.
+        .target(name: "ArchiveGateFuzzSupport", dependencies: ["ArchiveGateCore"], path: "Fuzz/Support"),
+        .executableTarget(name: "FuzzBinaryPlist", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzBinaryPlist"),
+        .executableTarget(name: "FuzzXMLPlist", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzXMLPlist"),
+        .executableTarget(name: "FuzzArchive", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzArchive"),
+        .executableTarget(
+            name: "FuzzGzipArchive",
+            dependencies: [
+                "ArchiveGateFuzzSupport",
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Fuzz/FuzzGzipArchive"
+        ),
+        // Not a fuzz target: dumps what the reader reads, for scripts/fuzz-differential (vs Python's plistlib).
+        .executableTarget(name: "FuzzPlistDump", dependencies: ["ArchiveGateCore"], path: "Fuzz/FuzzPlistDump"),
     ]
 )

@@ -13,7 +13,12 @@ extension FoundationShape {
     static let dataClasses = ClassSet(names: ["NSData", "NSMutableData"])
     static let numberClasses = ClassSet(names: ["NSNumber"])
 
-    var referenceFields: [ReferenceField] {
+    /// `referenceFields` of every shape, by `ordinal`, built once.
+    static let referenceFieldsByOrdinal: [[ReferenceField]] = allCases.map(\.computedReferenceFields)
+
+    var referenceFields: [ReferenceField] { Self.referenceFieldsByOrdinal[ordinal] }
+
+    private var computedReferenceFields: [ReferenceField] {
         switch self {
         case .string:
             [ReferenceField(key: "NS.string", accepts: Self.stringClasses, jsonName: nil),

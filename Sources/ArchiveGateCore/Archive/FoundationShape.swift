@@ -31,6 +31,29 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         "NSTimeZone": .timeZone,
     ]
 
+    /// A dense index (position in `allCases`) for per-shape tables.
+    public var ordinal: Int {
+        switch self {
+        case .string: 0
+        case .data: 1
+        case .date: 2
+        case .array: 3
+        case .set: 4
+        case .orderedSet: 5
+        case .dictionary: 6
+        case .null: 7
+        case .url: 8
+        case .uuid: 9
+        case .value: 10
+        case .attributedString: 11
+        case .decimalNumber: 12
+        case .indexSet: 13
+        case .error: 14
+        case .locale: 15
+        case .timeZone: 16
+        }
+    }
+
     /// True for the shapes that render as JSON arrays of their `NS.objects`.
     public var isCollection: Bool { self == .array || self == .set || self == .orderedSet }
 }

@@ -136,7 +136,7 @@ private struct EntryClassifier {
         // Pass 1: find class records so that pass 2 can resolve `$class` in any order.
         for uid in 1 ..< count {
             let index = plistIndex(uid)
-            let path = "/$objects/\(uid)"
+            var path: String { "/$objects/\(uid)" }
             let object = plist[index]
             switch object.kind {
             case .dictionary:
@@ -147,6 +147,8 @@ private struct EntryClassifier {
                 }
                 if hasClassName {
                     entries[uid] = .classRecord
+                } else if !hasClass, plist.dictionaryValue(index, forKey: "$classes") != nil {
+                    throw ArchiveError(.invalidClassRecord, path: path + "/$classname", "class record has $classes but no $classname")
                 } else if !hasClass {
                     throw ArchiveError(.missingClass, path: path, "dictionary has neither $class nor $classname")
                 }
@@ -180,29 +182,44 @@ private struct EntryClassifier {
 
     private mutating func resolveInstance(_ uid: Int) throws(ArchiveError) -> Int {
         let index = plistIndex(uid)
-        let path = "/$objects/\(uid)"
         var classIndex: Int?
         for pair in 0 ..< plist.count(of: index) {
             let keyIndex = plist.dictionaryKey(index, pair: pair)
             let value = plist.dictionaryValue(index, pair: pair)
             if plist.stringEquals(keyIndex, "$class") {
                 guard let record = plist.uid(at: value), record < count, case .classRecord = entries[record] else {
-                    throw ArchiveError(.invalidClassReference, path: path + "/$class", "$class must be the UID of a class record")
+                    throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
                 }
                 classIndex = try classIndexForRecord(record)
                 continue
             }
-            let key = plist.string(at: keyIndex) ?? ""
-            let fieldPath = JSONPointer.appending(path, key)
-            if key.utf8.first == UInt8(ascii: "$"), !key.hasPrefix("$$"), !KeyedArchive.isGeneratedKey(key) {
-                throw ArchiveError(.reservedKey, path: fieldPath, "key '\(key)' starts with a single '$', which the archiver reserves")
+            if startsWithSingleDollar(keyIndex) {
+                let key = plist.string(at: keyIndex) ?? ""
+                if !KeyedArchive.isGeneratedKey(key) {
+                    throw ArchiveError(.reservedKey, path: fieldPath(uid, keyIndex),
+                                       "key '\(key)' starts with a single '$', which the archiver reserves")
+                }
             }
-            try checkFieldValue(value, path: fieldPath)
+            try checkFieldValue(value, uid: uid, keyIndex: keyIndex)
         }
         guard let classIndex else {
-            throw ArchiveError(.missingClass, path: path, "instance has no $class")
+            throw ArchiveError(.missingClass, path: "/$objects/\(uid)", "instance has no $class")
         }
         return classIndex
+    }
+
+    /// Whether a key starts with `$` but not `$$`, read from its bytes (keys are mostly ASCII).
+    private func startsWithSingleDollar(_ keyIndex: Int) -> Bool {
+        let key = plist[keyIndex]
+        if key.kind == .utf16String { return plist.string(at: keyIndex).map { $0.hasPrefix("$") && !$0.hasPrefix("$$") } ?? false }
+        let start = Int(key.first)
+        guard key.second > 0, plist.bytes[start] == UInt8(ascii: "$") else { return false }
+        return key.second == 1 || plist.bytes[start + 1] != UInt8(ascii: "$")
+    }
+
+    /// The JSON pointer of a field, built only when an error needs it.
+    private func fieldPath(_ uid: Int, _ keyIndex: Int) -> String {
+        JSONPointer.appending("/$objects/\(uid)", plist.string(at: keyIndex) ?? "")
     }
 
     private mutating func classIndexForRecord(_ record: Int) throws(ArchiveError) -> Int {
@@ -237,25 +254,35 @@ private struct EntryClassifier {
     }
 
     /// Field values are UIDs, scalars, or flat arrays/sets of those; nothing an archiver writes nests deeper.
-    private func checkFieldValue(_ value: Int, path: String) throws(ArchiveError) {
+    private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist[value].kind {
         case .uid:
-            try checkReference(Int(plist[value].first), path: path)
+            if !isValueReference(Int(plist[value].first)) { try checkReference(Int(plist[value].first), path: fieldPath(uid, keyIndex)) }
         case .array, .set:
             for (position, element) in plist.children(of: value).enumerated() {
-                let elementKind = plist[Int(element)].kind
-                if elementKind == .uid {
-                    try checkReference(Int(plist[Int(element)].first), path: JSONPointer.appending(path, position))
-                } else if plist[Int(element)].isContainer || elementKind == .null {
-                    throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(path, position),
-                                       "a field's array holds a nested \(elementKind)")
+                let elementObject = plist[Int(element)]
+                if elementObject.kind == .uid {
+                    if !isValueReference(Int(elementObject.first)) {
+                        try checkReference(Int(elementObject.first), path: JSONPointer.appending(fieldPath(uid, keyIndex), position))
+                    }
+                } else if elementObject.isContainer || elementObject.kind == .null {
+                    throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(fieldPath(uid, keyIndex), position),
+                                       "a field's array holds a nested \(elementObject.kind)")
                 }
             }
         case .dictionary, .null:
-            throw ArchiveError(.invalidFieldValue, path: path, "a field cannot hold a \(plist[value].kind)")
+            throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex), "a field cannot hold a \(plist[value].kind)")
         default:
             break
         }
+    }
+
+    /// The fast check behind `checkReference`: in range and not a class record.
+    @inline(__always)
+    private func isValueReference(_ uid: Int) -> Bool {
+        guard uid < count else { return false }
+        if case .classRecord = entries[uid] { return false }
+        return true
     }
 
     /// A UID used as a value: in range and not a class record.

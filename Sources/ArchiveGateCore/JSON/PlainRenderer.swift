@@ -154,10 +154,14 @@ struct PlainRenderer {
         let index = archive.plistIndex(of: uid)
         for pair in (0 ..< plist.count(of: index)).reversed() where !archive.isClassPair(uid, pair: pair) {
             let value = plist.dictionaryValue(index, pair: pair)
+            let site = ReferenceSite(uid: uid, pair: pair)
             switch plist[value].kind {
             case .uid:
-                stack.append(.edge(target: Int(plist[value].first), site: ReferenceSite(uid: uid, pair: pair), topName: nil,
+                stack.append(.edge(target: Int(plist[value].first), site: site, topName: nil,
                                    component: .field(uid: uid, pair: pair)))
+            case _ where !redactions.isEmpty && redactions.sites.contains(site):
+                // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
+                stack.append(.literal("null"))
             case .array, .set:
                 stack.append(.inlineArray(uid: uid, pair: pair, plistIndex: value))
             default:

@@ -74,10 +74,6 @@ struct BinaryPropertyListReader {
         guard objectCount >= 1, objectCount <= UInt64(Int.max) else {
             throw PropertyListError(.invalidTrailer, offset: base + 8, "object count \(objectCount) is invalid")
         }
-        guard objectCount <= UInt64(limits.maxObjects) else {
-            throw PropertyListError(.objectLimitExceeded, offset: base + 8,
-                                    "\(objectCount) objects; the limit is \(limits.maxObjects)")
-        }
         guard topObject < objectCount else {
             throw PropertyListError(.invalidTrailer, offset: base + 16, "top object \(topObject) is not below the object count \(objectCount)")
         }
@@ -93,6 +89,12 @@ struct BinaryPropertyListReader {
         guard !endOverflow, tableEnd == base else {
             throw PropertyListError(.invalidTrailer, offset: base + 24,
                                     "offset table of \(objectCount) × \(offsetSize) bytes at \(tableStart) does not end where the trailer starts (\(base))")
+        }
+        // Checked after the trailer is known to be consistent: a malformed file must not read as a
+        // legitimate file that merely needs a higher limit.
+        guard objectCount <= UInt64(limits.maxObjects) else {
+            throw PropertyListError(.objectLimitExceeded, offset: base + 8,
+                                    "\(objectCount) objects; the limit is \(limits.maxObjects)")
         }
         return Trailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(objectCount),
                        topObject: Int(topObject), offsetTableStart: Int(tableStart))

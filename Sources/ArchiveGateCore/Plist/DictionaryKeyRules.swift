@@ -26,7 +26,7 @@ enum DictionaryKeyRules {
         seen.reserveCapacity(pairs)
         for pair in 0 ..< pairs {
             let key = plist.dictionaryKey(index, pair: pair)
-            guard let text = plist.string(at: key) else {
+            guard plist.objects[key].isString, let text = plist.string(at: key) else {
                 return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.objects[key].kind), not a string")
             }
             guard seen.insert(Array(text.utf16)).inserted else {

@@ -113,21 +113,19 @@ public struct PropertyList: Sendable {
     /// The value of a string object, or nil when `index` is not a string.
     public func string(at index: Int) -> String? {
         let object = objects[index]
+        // The payload words are offsets only for strings; for numbers they may not even fit an Int.
+        guard object.isString else { return nil }
         let start = Int(object.first)
         let length = Int(object.second)
-        switch object.kind {
-        case .asciiString, .utf8String:
-            return String(decoding: bytes[start ..< start + length], as: UTF8.self)
-        case .utf16String:
+        if object.kind == .utf16String {
             var units = [UInt16]()
             units.reserveCapacity(length)
             for unit in 0 ..< length {
                 units.append(UInt16(bytes[start + 2 * unit]) << 8 | UInt16(bytes[start + 2 * unit + 1]))
             }
             return String(decoding: units, as: UTF16.self)
-        default:
-            return nil
         }
+        return String(decoding: bytes[start ..< start + length], as: UTF8.self)
     }
 
     /// The bytes of a data object, or nil when `index` is not data.

@@ -1,13 +1,13 @@
-/// What a reference site expects of its target.
+/// What a reference site expects of its target. Small and payload-free of references, because
+/// the walk creates one per edge.
 enum SiteExpectation {
     /// Any class in the policy's `allow` set.
     case allowed
     /// Already checked where the enclosing collection was referenced.
     case unchecked
-    /// A key schema's (or the root's) expectation.
-    case explicit(Expectation)
-    /// What Foundation itself decodes inside one of its classes (NSURL's `NS.relative` is a string …).
-    case `internal`(ClassSet)
+    /// An `ExpectationTable` entry: a key schema's or the root's expectation, or what Foundation
+    /// itself decodes inside one of its classes (NSURL's `NS.relative` is a string …).
+    case entry(Int32)
 }
 
 /// One reference from an object (or `$top`) to another object.

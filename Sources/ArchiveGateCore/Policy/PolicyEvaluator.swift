@@ -9,9 +9,16 @@ struct PolicyEvaluator {
     let archive: KeyedArchive
     let policy: Policy
 
-    private var violations: [ValidationReport.Violation] = []
-    private var violationCount = 0
+    var violations: [ValidationReport.Violation] = []
+    var violationCount = 0
     var redactions = Redactions()
+    var table: ExpectationTable
+    /// Key schemas by class index (nil: no schema).
+    let schemas: [Policy.ClassSchema?]
+    /// Resolved schema keys, by `classIndex << 32 | key plist index`.
+    var keyResolutions: [Int: KeyResolution] = [:]
+    var requiredFound: [Bool] = []
+    private var shapes: [Int8]
     private var expanded: [Bool]
     /// Objects being expanded, outermost first, and each one's position there (-1 when not open).
     private var openUIDs: [Int] = []
@@ -22,14 +29,43 @@ struct PolicyEvaluator {
     private var openNodes: [UInt64] = []
     private var topNodes: UInt64 = 0
     private var sawCycle = false
-    /// Collections whose elements were already checked against a given element set.
+    /// Collections whose elements were already checked against a given constraint.
     private var checkedElements = Set<ElementCheck>()
+    /// Registered expectations of schema keys, by class index and key name.
+    var schemaKeyEntries: [SchemaKey: Int32] = [:]
+
+    struct SchemaKey: Hashable {
+        var classIndex: Int
+        var key: String
+    }
+
+    private struct ElementCheck: Hashable {
+        var uid: Int
+        var elements: Int
+        var keys: Int
+    }
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
-    private var path: [PathComponent] = []
+    var path: [PathComponent] = []
+
+    /// How a custom class's key is treated, resolved once per distinct key object.
+    struct KeyResolution {
+        enum Kind {
+            case unconstrained
+            case rejected
+            case entry(Int32)
+        }
+
+        var kind: Kind
+        /// Position in the schema's `required`, or -1.
+        var requiredSlot: Int
+    }
 
     init(archive: KeyedArchive, policy: Policy) {
         self.archive = archive
         self.policy = policy
+        self.table = ExpectationTable(allowed: policy.allowed, classes: archive.classes)
+        self.schemas = archive.classes.map { $0.isInline || $0.shape != nil ? nil : policy.classes[$0.name] }
+        self.shapes = Array(repeating: -2, count: archive.objectCount)
         self.expanded = Array(repeating: false, count: archive.objectCount)
         self.openPosition = Array(repeating: -1, count: archive.objectCount)
         self.renderedNodes = Array(repeating: 0, count: archive.objectCount)
@@ -42,10 +78,10 @@ struct PolicyEvaluator {
 
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
         var stack = [Work]()
+        let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
         for entry in archive.top.reversed() {
-            let expectation: SiteExpectation = policy.root.map { .explicit(Expectation(accepted: $0)) } ?? .allowed
             stack.append(.visit(Edge(target: entry.uid, site: nil, topName: entry.name,
-                                     expectation: expectation, component: .name(entry.name))))
+                                     expectation: rootExpectation, component: .name(entry.name))))
         }
         var edges = [Edge]()
         var depth = 0
@@ -64,16 +100,17 @@ struct PolicyEvaluator {
             case .visit(let visited):
                 edge = visited
             }
-            guard edge.target != 0, checkSite(edge) else {
-                addRenderedNodes(1, counted: edge.component != .none)
+            let counted = edge.component != .none
+            guard edge.target != 0, try checkSite(edge) else {
+                addRenderedNodes(1, counted: counted)
                 continue
             }
             guard !expanded[edge.target] else {
                 if openPosition[edge.target] >= 0 {
                     try checkCycle(closingAt: edge.target)
-                    addRenderedNodes(1, counted: edge.component != .none)
+                    addRenderedNodes(1, counted: counted)
                 } else {
-                    addRenderedNodes(renderedNodes[edge.target], counted: edge.component != .none)
+                    addRenderedNodes(renderedNodes[edge.target], counted: counted)
                 }
                 continue
             }
@@ -81,20 +118,29 @@ struct PolicyEvaluator {
             openPosition[edge.target] = Int32(openUIDs.count)
             openUIDs.append(edge.target)
             openNodes.append(1)
-            let popsPath = edge.component != .none
-            if popsPath { path.append(edge.component) }
+            if counted { path.append(edge.component) }
             depth += 1
             if depth > policy.limits.maxDepth {
                 throw ArchiveError(.depthLimitExceeded, path: pointer(),
                                    "objects nest deeper than the limit of \(policy.limits.maxDepth)")
             }
-            stack.append(.leave(uid: edge.target, popsPath: popsPath))
+            stack.append(.leave(uid: edge.target, popsPath: counted))
             edges.removeAll(keepingCapacity: true)
             try expand(edge.target, into: &edges)
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
         return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate)
+    }
+
+    /// The Foundation shape object `uid` is read as (computed once per object).
+    mutating func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
+        let cached = shapes[uid]
+        if cached >= 0 { return FoundationShape.allCases[Int(cached)] }
+        if cached == -1 { return nil }
+        let shape = try archive.shape(of: uid)
+        shapes[uid] = shape.map { Int8($0.ordinal) } ?? -1
+        return shape
     }
 
     /// Adds a child's rendered-node count to the innermost open object (saturating: bombs overflow).
@@ -114,9 +160,10 @@ struct PolicyEvaluator {
     private mutating func checkCycle(closingAt target: Int) throws(ArchiveError) {
         sawCycle = true
         let members = openUIDs[Int(openPosition[target])...]
-        let valuesOnly = members.allSatisfy { uid in
-            guard let shape = try? archive.shape(of: uid) else { return false }
-            return shape.isCollection || shape == .dictionary
+        var valuesOnly = true
+        for uid in members {
+            let shape = try shape(of: uid)
+            if !(shape?.isCollection == true || shape == .dictionary) { valuesOnly = false }
         }
         if valuesOnly {
             throw ArchiveError(.collectionCycle, path: pointer(),
@@ -127,42 +174,36 @@ struct PolicyEvaluator {
     // MARK: - Sites
 
     /// Checks that the target's class may stand at this site; records a violation otherwise.
-    private mutating func checkSite(_ edge: Edge) -> Bool {
-        let className = archive.archiveClass(of: edge.target)?.name ?? ""
+    private mutating func checkSite(_ edge: Edge) throws(ArchiveError) -> Bool {
+        guard let classIndex = archive.classIndex(of: edge.target) else { return true }
+        var elementSet: Int?
+        var keySet: Int?
         let accepted: Bool
-        var elementSet: ClassSet?
-        var keySet: ClassSet?
         switch edge.expectation {
         case .unchecked:
             accepted = true
         case .allowed:
-            accepted = policy.allowed.accepts(className: className)
-        case .explicit(let expectation):
-            accepted = expectation.accepted.accepts(className: className)
-            elementSet = expectation.elements
-            keySet = expectation.dictionaryKeys
-        case .internal(let classes):
-            accepted = classes.accepts(className: className)
+            accepted = table.accepts(set: ExpectationTable.allowedSet, classIndex: classIndex)
+        case .entry(let index):
+            let entry = table.entries[Int(index)]
+            accepted = table.accepts(set: entry.accepted, classIndex: classIndex)
+            elementSet = entry.elements
+            keySet = entry.keys
         }
         guard accepted else {
-            let code: ViolationCode
-            let message: String
-            switch edge.expectation {
-            case .explicit(let expectation):
-                code = .classMismatch
-                message = mismatchMessage(className, expected: expectation.accepted, uid: edge.target)
-            case .internal(let classes):
-                code = .classMismatch
-                message = mismatchMessage(className, expected: classes, uid: edge.target)
-            default:
-                code = .classNotAllowed
-                message = "class '\(className)' is not allowed by policy '\(policy.name)'"
+            let className = archive.classes[classIndex].name
+            if case .entry(let index) = edge.expectation {
+                let expected = table.sets[table.entries[Int(index)].accepted]
+                record(.classMismatch, mismatchMessage(className, expected: expected, uid: edge.target), at: edge,
+                       uid: edge.target, className: className)
+            } else {
+                record(.classNotAllowed, "class '\(className)' is not allowed by policy '\(policy.name)'", at: edge,
+                       uid: edge.target, className: className)
             }
-            record(code, message, at: edge, uid: edge.target, className: className)
             redact(edge)
             return false
         }
-        checkElements(of: edge, elements: elementSet, keys: keySet)
+        try checkElements(of: edge, elements: elementSet, keys: keySet)
         return true
     }
 
@@ -175,49 +216,45 @@ struct PolicyEvaluator {
         return message
     }
 
-    /// Element (and dictionary key) classes of a collection, checked once per collection and set.
-    private mutating func checkElements(of edge: Edge, elements: ClassSet?, keys: ClassSet?) {
-        guard let shape = try? archive.shape(of: edge.target) else { return }
+    /// Element (and dictionary key) classes of a collection, checked once per collection and constraint.
+    private mutating func checkElements(of edge: Edge, elements: Int?, keys: Int?) throws(ArchiveError) {
+        guard let shape = try shape(of: edge.target), shape.isCollection || shape == .dictionary else { return }
+        guard checkedElements.insert(ElementCheck(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1)).inserted else { return }
         let isDictionary = shape == .dictionary
-        guard shape.isCollection || isDictionary else { return }
-        let elementSet = elements ?? policy.allowed
-        let memo = ElementCheck(uid: edge.target, elements: elements, keys: keys)
-        guard checkedElements.insert(memo).inserted else { return }
-        let base = pointer(appending: edge.component)
         let stringKeys = isDictionary && dictionaryHasStringKeys(edge.target)
         if isDictionary, let keyUIDs = archive.uidArray(edge.target, "NS.keys") {
-            let keySet = keys ?? policy.allowed
+            let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
             for (position, element) in keyUIDs.enumerated() {
                 let uid = Int(archive.plist[Int(element)].first)
-                let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
-                checkElement(uid, set: keySet, constrained: keys != nil,
-                             site: ReferenceSite(uid: edge.target, pair: keysPair, element: position),
-                             path: stringKeys ? base : base + "/\(position)/key")
+                checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil,
+                             site: ReferenceSite(uid: edge.target, pair: keysPair, element: position)) {
+                    $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
+                }
             }
         }
         guard let elementList = archive.collectionElements(edge.target) else { return }
+        let keyUIDs = stringKeys ? archive.uidArray(edge.target, "NS.keys") : nil
         for (position, element) in elementList.enumerated() {
-            let uid = element.target
-            var elementPath = base + "/\(position)"
-            if isDictionary {
-                if stringKeys, let keyUIDs = archive.uidArray(edge.target, "NS.keys"), position < keyUIDs.count {
-                    let keyUID = Int(archive.plist[Int(keyUIDs[keyUIDs.startIndex + position])].first)
-                    elementPath = JSONPointer.appending(base, archive.stringValue(ofObject: keyUID) ?? "")
-                } else {
-                    elementPath += "/value"
-                }
+            checkElement(element.target, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil,
+                         site: element.site) { evaluator in
+                let base = evaluator.pointer(appending: edge.component)
+                guard isDictionary else { return base + "/\(position)" }
+                guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }
+                let keyUID = Int(evaluator.archive.plist[Int(keyUIDs[keyUIDs.startIndex + position])].first)
+                return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
             }
-            checkElement(uid, set: elementSet, constrained: elements != nil, site: element.site, path: elementPath)
         }
     }
 
-    private mutating func checkElement(_ uid: Int, set: ClassSet, constrained: Bool, site: ReferenceSite, path: String) {
-        guard uid != 0, let className = archive.archiveClass(of: uid)?.name, !set.accepts(className: className) else { return }
+    private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, site: ReferenceSite,
+                                       path: (PolicyEvaluator) -> String) {
+        guard uid != 0, let classIndex = archive.classIndex(of: uid), !table.accepts(set: set, classIndex: classIndex) else { return }
+        let className = archive.classes[classIndex].name
         let code: ViolationCode = constrained ? .classMismatch : .classNotAllowed
         let message = constrained
-            ? mismatchMessage(className, expected: set, uid: uid)
+            ? mismatchMessage(className, expected: table.sets[set], uid: uid)
             : "class '\(className)' is not allowed by policy '\(policy.name)'"
-        appendViolation(code, message, path: path, uid: uid, className: className, key: nil)
+        appendViolation(code, message, path: path(self), uid: uid, className: className, key: nil)
         redactions.sites.insert(site)
     }
 
@@ -225,61 +262,4 @@ struct PolicyEvaluator {
         guard let keys = archive.uidArray(uid, "NS.keys") else { return false }
         return keys.allSatisfy { archive.isStringObject(Int(archive.plist[Int($0)].first)) }
     }
-
-    // MARK: - Violations
-
-    mutating func record(_ code: ViolationCode, _ message: String, at edge: Edge, uid: Int?, className: String?,
-                         key: String? = nil) {
-        appendViolation(code, message, path: pointer(appending: edge.component), uid: uid, className: className, key: key)
-    }
-
-    mutating func appendViolation(_ code: ViolationCode, _ message: String, path: String, uid: Int?,
-                                  className: String?, key: String?) {
-        violationCount += 1
-        guard violations.count < policy.limits.maxViolations else { return }
-        violations.append(.init(code: code.rawValue, message: message, path: path, uid: uid, className: className, key: key))
-    }
-
-    mutating func redact(_ edge: Edge) {
-        if let site = edge.site { redactions.sites.insert(site) } else if let name = edge.topName { redactions.topNames.insert(name) }
-    }
-
-    mutating func redactObject(_ uid: Int) { redactions.objects.insert(uid) }
-
-    // MARK: - Paths
-
-    func pointer(appending component: PathComponent = .none) -> String {
-        var result = ""
-        for part in path { result += part.token(in: archive) }
-        return result + component.token(in: archive)
-    }
-
-    private func makeReport() -> ValidationReport {
-        var counts: [Int: Int] = [:]
-        for entry in archive.entries { if case .object(let index) = entry { counts[index, default: 0] += 1 } }
-        var byName: [String: ValidationReport.ClassEntry] = [:]
-        for (index, count) in counts {
-            let archiveClass = archive.classes[index]
-            if var existing = byName[archiveClass.name] {
-                existing.count += count
-                byName[archiveClass.name] = existing
-            } else {
-                byName[archiveClass.name] = .init(name: archiveClass.name, count: count,
-                                                  allowed: policy.mentions(archiveClass.name),
-                                                  claimedClasses: archiveClass.claimedChain)
-            }
-        }
-        return ValidationReport(valid: violationCount == 0, policy: policy.name, format: archive.plist.format,
-                                objectCount: archive.objectCount,
-                                classes: byName.values.sorted { $0.name < $1.name },
-                                violations: violations, violationsTruncated: violationCount > violations.count,
-                                limits: policy.limits)
-    }
-}
-
-/// Memo key: a collection whose elements were checked against a given element/key constraint.
-private struct ElementCheck: Hashable {
-    var uid: Int
-    var elements: ClassSet?
-    var keys: ClassSet?
 }

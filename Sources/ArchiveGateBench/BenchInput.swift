@@ -1,0 +1,177 @@
+import Foundation
+
+/// One benchmark input: a name for `--cases`, how it is made, and the parameters its cache file is
+/// keyed by (so a change of parameters regenerates it, and a rerun never does).
+struct BenchInput: Sendable {
+    enum Recipe: Sendable {
+        /// `count` posts with bodies of about `bodyLength` characters, `authors` shared `Person`s.
+        case posts(count: Int, bodyLength: Int, authors: Int, xml: Bool)
+        /// A chain of `depth` `ChainNode`s, each holding the next.
+        case chain(depth: Int)
+        /// An `NSArray` of `count` references to one string of `length` characters.
+        case sharedString(count: Int, length: Int)
+    }
+
+    let name: String
+    let summary: String
+    let recipe: Recipe
+
+    /// Bump when the generator changes what it writes for the same parameters.
+    private static let generatorVersion = 1
+
+    /// All inputs, in table order.
+    static let all: [BenchInput] = [
+        BenchInput(name: "1kb", summary: "2 posts, 1 author",
+                   recipe: .posts(count: 2, bodyLength: 120, authors: 1, xml: false)),
+        BenchInput(name: "2mb", summary: "2,000 posts, 50 shared authors",
+                   recipe: .posts(count: 2_000, bodyLength: 620, authors: 50, xml: false)),
+        BenchInput(name: "50mb", summary: "50,000 posts, 500 shared authors",
+                   recipe: .posts(count: 50_000, bodyLength: 620, authors: 500, xml: false)),
+        BenchInput(name: "deep5000", summary: "chain of 5,000 nested custom objects",
+                   recipe: .chain(depth: 5_000)),
+        BenchInput(name: "shared100k", summary: "one 100-char string referenced 100,000 times",
+                   recipe: .sharedString(count: 100_000, length: 100)),
+        BenchInput(name: "xml2mb", summary: "the 2mb archive as XML",
+                   recipe: .posts(count: 2_000, bodyLength: 620, authors: 50, xml: true)),
+    ]
+
+    /// The inputs `--quick` measures.
+    static let quickNames = ["1kb", "2mb"]
+
+    static func named(_ name: String) -> BenchInput? {
+        all.first { $0.name == name }
+    }
+
+    /// The cache file name: every parameter that changes the bytes is in it.
+    var cacheFileName: String {
+        let key: String
+        switch recipe {
+        case .posts(let count, let bodyLength, let authors, let xml):
+            key = "posts-n\(count)-b\(bodyLength)-a\(authors)-\(xml ? "xml" : "bin")"
+        case .chain(let depth):
+            key = "chain-d\(depth)"
+        case .sharedString(let count, let length):
+            key = "shared-n\(count)-l\(length)"
+        }
+        return "\(key)-g\(Self.generatorVersion).plist"
+    }
+}
+
+/// Makes inputs with Foundation's own `NSKeyedArchiver` and caches them under a directory.
+struct InputCache {
+    let directory: URL
+
+    /// The input's bytes, generated on first use. Returns whether it was generated now.
+    func bytes(for input: BenchInput) throws -> (bytes: [UInt8], generatedSeconds: Double?) {
+        let file = directory.appendingPathComponent(input.cacheFileName)
+        if let data = FileManager.default.contents(atPath: file.path) {
+            return ([UInt8](data), nil)
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let start = MonotonicClock.now()
+        let data = try InputGenerator.archive(input.recipe)
+        let seconds = MonotonicClock.seconds(since: start)
+        // Write to a temporary name first so an interrupted run never leaves a truncated cache.
+        let partial = file.appendingPathExtension("partial")
+        try data.write(to: partial)
+        guard rename(partial.path, file.path) == 0 else {
+            throw BenchError.usage("cannot rename \(partial.path): errno \(errno)")
+        }
+        return ([UInt8](data), seconds)
+    }
+
+    /// The path of an input's cache file (children read it instead of regenerating).
+    func path(for input: BenchInput) -> String {
+        directory.appendingPathComponent(input.cacheFileName).path
+    }
+}
+
+/// Builds the object graphs and archives them with `NSKeyedArchiver` (requiring secure coding).
+enum InputGenerator {
+    static func archive(_ recipe: BenchInput.Recipe) throws -> Data {
+        switch recipe {
+        case .posts(let count, let bodyLength, let authors, let xml):
+            let root = IdentityArray(objects: posts(count: count, bodyLength: bodyLength, authors: authors))
+            return try archive(root, xml: xml)
+        case .chain(let depth):
+            var node: ChainNode?
+            for level in stride(from: depth - 1, through: 0, by: -1) {
+                node = ChainNode(level: level, child: node)
+            }
+            return try archive(node!, xml: false)
+        case .sharedString(let count, let length):
+            var generator = SplitMix64(seed: 7)
+            let shared = text(length: length, using: &generator) as NSString
+            let root = IdentityArray(objects: Array(repeating: shared, count: count))
+            return try archive(root, xml: false)
+        }
+    }
+
+    private static func archive(_ root: NSObject, xml: Bool) throws -> Data {
+        if !xml {
+            return try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true)
+        }
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        archiver.outputFormat = .xml
+        archiver.encode(root, forKey: NSKeyedArchiveRootObjectKey)
+        archiver.finishEncoding()
+        return archiver.encodedData
+    }
+
+    /// Deterministic posts: same parameters, same objects (and with deterministic hashing, the
+    /// same archive bytes).
+    static func posts(count: Int, bodyLength: Int, authors authorCount: Int) -> [Post] {
+        var generator = SplitMix64(seed: 42)
+        let people = (0 ..< authorCount).map { index in
+            Person(name: "Author \(index) \(words[index % words.count].capitalized)",
+                   email: "author\(index)@example.org")
+        }
+        let vocabulary = (0 ..< 24).map { "tag-\(words[$0])" }
+        let epoch = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        return (0 ..< count).map { index in
+            let tagCount = 1 + Int(generator.next() % 4)
+            let tags = (0 ..< tagCount).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
+            return Post(title: "Post \(index): \(text(length: 40, using: &generator))",
+                        body: text(length: bodyLength, using: &generator),
+                        likes: Int(generator.next() % 100_000),
+                        score: Double(generator.next() % 1_000_000) / 1_000,
+                        tags: tags,
+                        author: people[Int(generator.next() % UInt64(people.count))],
+                        created: epoch.addingTimeInterval(Double(index) * 3_600.5))
+        }
+    }
+
+    private static func text(length: Int, using generator: inout SplitMix64) -> String {
+        var text = ""
+        text.reserveCapacity(length + 16)
+        while text.utf8.count < length {
+            if !text.isEmpty { text += " " }
+            text += words[Int(generator.next() % UInt64(words.count))]
+        }
+        return text
+    }
+
+    private static let words = [
+        "lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do",
+        "eiusmod", "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua", "enim",
+        "minim", "veniam", "quis", "nostrud", "exercitation", "ullamco", "laboris", "nisi", "aliquip",
+        "commodo", "consequat", "duis", "aute", "irure", "reprehenderit", "voluptate", "velit", "esse",
+    ]
+}
+
+/// A tiny deterministic generator (SplitMix64), so inputs do not depend on the system RNG.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,114 @@
+import ArchiveGateCore
+import Foundation
+
+/// What is measured on an input: one of ours, or Foundation's unarchiver plus JSON.
+enum Engine: String, CaseIterable, Codable, Sendable {
+    /// `ArchiveInspector.validate` under the strict policy: decode, structure, policy. No JSON.
+    case validate
+    /// `convert(mode: .plain)`: validate, then the plain JSON.
+    case plain
+    /// `convert(mode: .typed)`: validate, then the lossless typed JSON.
+    case typed
+    /// `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`, the decoded graph turned into
+    /// JSON-compatible values, then `JSONSerialization.data(withJSONObject:)`.
+    case foundation
+
+    var title: String {
+        switch self {
+        case .validate: "ours validate"
+        case .plain: "ours validate+plain"
+        case .typed: "ours typed"
+        case .foundation: "Foundation"
+        }
+    }
+
+    /// A measurable closure over `bytes`, returning the bytes of JSON produced (0 for validate).
+    /// Everything done here (policy compilation, `Data` copy) is outside the timed region.
+    func prepare(_ bytes: [UInt8]) throws -> () throws -> Int {
+        switch self {
+        case .validate, .plain, .typed:
+            let inspector = ArchiveInspector(policy: try StrictPolicy.make())
+            return { try self.runOurs(inspector, bytes) }
+        case .foundation:
+            let data = Data(bytes)
+            return { try FoundationPeer.decodeToJSON(data).count }
+        }
+    }
+
+    private func runOurs(_ inspector: ArchiveInspector, _ bytes: [UInt8]) throws -> Int {
+        switch self {
+        case .validate:
+            let report = try inspector.validate(bytes)
+            guard report.valid else { throw BenchError.rejected(report.violations.first?.message ?? "invalid") }
+            return 0
+        case .plain, .typed:
+            let inspection = try inspector.convert(bytes, mode: self == .plain ? .plain : .typed)
+            guard inspection.report.valid, let json = inspection.json else {
+                throw BenchError.rejected(inspection.report.violations.first?.message ?? "invalid")
+            }
+            return json.count
+        case .foundation:
+            preconditionFailure("not one of ours")
+        }
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case rejected(String)
+    case usage(String)
+    case foundation(String)
+
+    var description: String {
+        switch self {
+        case .rejected(let reason): "rejected by the strict policy: \(reason)"
+        case .usage(let message): message
+        case .foundation(let message): message
+        }
+    }
+}
+
+/// The strict policy ours runs under: exactly the classes the inputs use, every key of the
+/// custom classes typed, unknown keys rejected. Depth is raised so the 5,000-deep chain is
+/// decoded rather than refused at the default 512.
+enum StrictPolicy {
+    static func document() -> String {
+        let post = SampleModel.className(of: Post.self)
+        let person = SampleModel.className(of: Person.self)
+        let node = SampleModel.className(of: ChainNode.self)
+        return """
+        {
+          "name": "bench-strict",
+          "description": "Only the benchmark's classes; every key of every custom class typed.",
+          "root": ["NSArray", "\(node)"],
+          "allow": ["NSArray", "NSString", "NSDate", "\(post)", "\(person)", "\(node)"],
+          "classes": {
+            "\(post)": {
+              "keys": {
+                "title": "NSString", "body": "NSString", "likes": "integer", "score": "real",
+                "tags": {"classes": ["NSArray"], "elements": ["NSString"]},
+                "author": "\(person)", "created": "NSDate"
+              },
+              "required": ["title", "body", "likes", "score", "tags", "author", "created"],
+              "unknownKeys": "reject"
+            },
+            "\(person)": {
+              "keys": {"name": "NSString", "email": "NSString"},
+              "required": ["name", "email"],
+              "unknownKeys": "reject"
+            },
+            "\(node)": {
+              "keys": {"level": "integer", "child": "\(node)"},
+              "required": ["level"],
+              "unknownKeys": "reject"
+            }
+          },
+          "onViolation": "reject",
+          "limits": {"maxDepth": 10000, "maxInputBytes": 134217728}
+        }
+        """
+    }
+
+    static func make() throws -> Policy {
+        try Policy.load(json: Array(document().utf8), name: "bench-strict")
+    }
+}

@@ -1,0 +1,59 @@
+/// Interns the class sets one walk uses and caches, per set and archive class, whether the class is
+/// accepted — so checking a reference site is an array lookup instead of hashing class-name strings.
+struct ExpectationTable {
+    /// A registered expectation: indices into `sets`.
+    struct Entry {
+        var accepted: Int
+        var elements: Int?
+        var keys: Int?
+        /// Foundation's own expectation inside one of its classes (reported as such).
+        var isInternal: Bool
+    }
+
+    /// The policy's `allow` set is always set 0.
+    static let allowedSet = 0
+
+    private(set) var sets: [ClassSet]
+    private(set) var entries: [Entry] = []
+    private var acceptance: [[Int8]]
+    private let classNames: [String]
+    private var internalEntries: [Int: Int32] = [:]
+
+    init(allowed: ClassSet, classes: [ArchiveClass]) {
+        classNames = classes.map(\.name)
+        sets = [allowed]
+        acceptance = [Array(repeating: -1, count: classes.count)]
+    }
+
+    mutating func register(_ set: ClassSet) -> Int {
+        sets.append(set)
+        acceptance.append(Array(repeating: -1, count: classNames.count))
+        return sets.count - 1
+    }
+
+    mutating func register(_ expectation: Expectation, isInternal: Bool = false) -> Int32 {
+        let entry = Entry(accepted: register(expectation.accepted), elements: expectation.elements.map { register($0) },
+                          keys: expectation.dictionaryKeys.map { register($0) }, isInternal: isInternal)
+        entries.append(entry)
+        return Int32(entries.count - 1)
+    }
+
+    /// The entry for field `field` of a Foundation shape, registered on first use.
+    mutating func internalEntry(_ shape: FoundationShape, field: Int) -> Int32 {
+        let key = shape.ordinal << 8 | field
+        if let known = internalEntries[key] { return known }
+        let entry = register(Expectation(accepted: FoundationShape.referenceFieldsByOrdinal[shape.ordinal][field].accepts), isInternal: true)
+        internalEntries[key] = entry
+        return entry
+    }
+
+    /// Whether set `set` accepts archive class `classIndex`.
+    @inline(__always)
+    mutating func accepts(set: Int, classIndex: Int) -> Bool {
+        let cached = acceptance[set][classIndex]
+        if cached >= 0 { return cached == 1 }
+        let result = sets[set].accepts(className: classNames[classIndex])
+        acceptance[set][classIndex] = result ? 1 : 0
+        return result
+    }
+}

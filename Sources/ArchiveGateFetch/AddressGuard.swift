@@ -1,0 +1,48 @@
+/// Decides whether a connection to an address may be made: the SSRF deny list, minus the ranges
+/// the server configuration explicitly allows.
+///
+/// It is consulted with the *connected* socket address (libcurl's open-socket and pre-request
+/// callbacks), never with the URL's spelling, so DNS answers, rebinding and odd numeric spellings
+/// all end up as the same 32 or 128 bits before the decision.
+public struct AddressGuard: Sendable {
+    /// Loopback, private, link-local (incl. 169.254.169.254), CGNAT, benchmarking, multicast,
+    /// reserved, broadcast; IPv6 unspecified, loopback, ULA, link-local, multicast and the
+    /// deprecated IPv4-compatible block `::/96` (which also holds `::` and `::1`).
+    public static let deniedRanges: [IPAddressRange] = [
+        "0.0.0.0/8", "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
+        "169.254.0.0/16", "100.64.0.0/10", "198.18.0.0/15", "224.0.0.0/4", "240.0.0.0/4",
+        "255.255.255.255/32",
+        "::/128", "::1/128", "::/96", "fc00::/7", "fe80::/10", "ff00::/8",
+    ].map { IPAddressRange($0)! }
+
+    /// IPv4-mapped IPv6 (`::ffff:a.b.c.d`): a socket to it *is* a connection to the IPv4 address.
+    static let ipv4Mapped = IPAddressRange("::ffff:0:0/96")!
+    /// NAT64 well-known prefix (RFC 6052): a translator would forward to the embedded IPv4.
+    static let nat64 = IPAddressRange("64:ff9b::/96")!
+
+    /// Ranges the deployment allows despite the deny list (tests allow their loopback server).
+    public let allowedRanges: [IPAddressRange]
+
+    public init(allowing allowedRanges: [IPAddressRange] = []) {
+        self.allowedRanges = allowedRanges
+    }
+
+    /// Nil when a connection to `address` is allowed; otherwise why it is not, for messages.
+    public func denial(for address: IPAddress) -> String? {
+        // Mapped addresses are judged as the IPv4 address they reach, for allowing and denying.
+        let target = Self.ipv4Mapped.contains(address) ? address.lowIPv4! : address
+        if allowedRanges.contains(where: { $0.contains(target) }) { return nil }
+        if let range = Self.deniedRanges.first(where: { $0.contains(target) }) {
+            return "\(address) is in the denied range \(range)"
+        }
+        if Self.nat64.contains(target), let embedded = target.lowIPv4,
+           !allowedRanges.contains(where: { $0.contains(embedded) }),
+           let range = Self.deniedRanges.first(where: { $0.contains(embedded) }) {
+            return "\(address) embeds \(embedded) (NAT64), which is in the denied range \(range)"
+        }
+        return nil
+    }
+
+    /// True when a connection to `address` is allowed.
+    public func permits(_ address: IPAddress) -> Bool { denial(for: address) == nil }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+@testable import ArchiveGateCore
+
+/// Every file of the public corpus (`../shared/corpus/public`, SOURCES.md describes them): the
+/// valid archives convert in inspection mode to well-formed JSON, the deliberately broken ones fail
+/// with their typed error, and none takes long. Skipped when the corpus is not there.
+@Suite struct CorpusTests {
+    /// `../shared/corpus/public` relative to the package root (two levels above this file's folder).
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("../shared/corpus/public").standardizedFileURL
+
+    /// The broken files and the code each must fail with.
+    static let broken: [String: String] = [
+        "go-ios/broken_plist.xml": "plist.not_a_property_list",  // starts with `="1.0"`, not `<`
+        "go-ios/wrong_archiver.xml": "archive.unsupported_archiver",  // DummyArchiver
+        "bpylist2/invalid_type_archive.plist": "archive.unsupported_archiver",  // NSArchiver
+        "bpylist2/invalid_uid_archive.plist": "archive.dangling_uid",  // $top root → UID 10 of 3
+        "bpylist2/missing_uid_archive.plist": "archive.missing_class",  // `$classy`, no `$class`
+        "bpylist2/no_class_name_archive.plist": "archive.missing_class",  // record with `$class_name`
+        "nskeyedunarchiver-php/invalidReference.bin.plist": "archive.dangling_uid",  // root → UID 5 of 3
+        "nskeyedunarchiver-php/objectWithNoClassName.bin.plist": "archive.missing_class",  // `$notaclassname`
+        "nskeyedunarchiver-php/objectWithNonArrayClassChain.bin.plist": "archive.invalid_class_record",  // $classes: a string
+        "nskeyedunarchiver-php/objectWithNonStringClassName.bin.plist": "archive.invalid_class_record",  // $classname: 42
+        // Not an archive at all (a plain array containing itself), and its offset table runs 19 bytes
+        // into the trailer: the exact-size check refuses it before anything is read.
+        "rust-plist/binary_circular_array.plist": "plist.invalid_trailer",
+        "nskeyedunarchiver-rs/circularReference.plist": "archive.collection_cycle",  // NSMutableArray containing itself
+    ]
+
+    /// Small valid archives whose plain JSON is asserted exactly.
+    static let exact: [String: String] = [
+        "go-ios/nsuuid.bin": #"{"root":"54CD5574-E957-4499-8A09-DAB688C0B586"}"#,
+        "nskeyedunarchiver-php/null.bin.plist": #"{"root":null}"#,
+        "bpylist2/circular_archive.plist": #"{"root":{"$class":"crap.Foo","recursive":{"$ref":"/root"},"title":"hello"}}"#,
+    ]
+
+    /// Every corpus file (not SOURCES.md), relative to the corpus root, sorted; nil without a corpus.
+    static func files() -> [String]? {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: root.path),
+              let enumerator = manager.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey]) else { return nil }
+        var files = [String]()
+        for case let url as URL in enumerator where (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true {
+            let relative = String(url.standardizedFileURL.path.dropFirst(root.path.count + 1))
+            if relative != "SOURCES.md" { files.append(relative) }
+        }
+        return files.sorted()
+    }
+
+    @Test func everyFileConvertsOrFailsWithItsCode() throws {
+        guard let files = Self.files() else { return }  // No corpus here: nothing to check.
+        #expect(files.count == 95)
+        for name in Self.broken.keys { #expect(files.contains(name), "missing \(name)") }
+        for file in files {
+            let bytes = try Array(Data(contentsOf: Self.root.appendingPathComponent(file)))
+            let started = ContinuousClock.now
+            let outcome: String
+            do {
+                let inspection = try ArchiveInspector(policy: .inspection).convert(bytes, mode: .plain)
+                guard inspection.report.valid, let json = inspection.json else {
+                    Issue.record("\(file): rejected by inspection: \(inspection.report.violations.map(\.code))")
+                    continue
+                }
+                #expect((try? JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])) != nil,
+                        "\(file): not JSON: \(String(decoding: json.prefix(200), as: UTF8.self))")
+                #expect(inspection.report.format == (Self.isXML(bytes) ? .xml : .binary), "\(file)")
+                if let expected = Self.exact[file] { #expect(String(decoding: json, as: UTF8.self) == expected, "\(file)") }
+                outcome = "ok"
+            } catch {
+                outcome = error.code
+            }
+            #expect(outcome == Self.broken[file] ?? "ok", "\(file)")
+            #expect(ContinuousClock.now - started < .seconds(2), "\(file) is slow")
+        }
+    }
+
+    @Test func validFilesConvertTheSameTwiceInBothModes() throws {
+        guard let files = Self.files() else { return }
+        for file in files where Self.broken[file] == nil {
+            let bytes = try Array(Data(contentsOf: Self.root.appendingPathComponent(file)))
+            for mode in OutputMode.allCases {
+                let once = try ArchiveInspector(policy: .inspection).convert(bytes, mode: mode)
+                let twice = try ArchiveInspector(policy: .inspection).convert(bytes, mode: mode)
+                #expect(once.json != nil && once.json == twice.json, "\(file) \(mode)")
+                #expect(once.report == twice.report, "\(file) \(mode)")
+            }
+        }
+    }
+
+    @Test func theFoundationPolicyRejectsTheCustomClassesOfTheCorpus() throws {
+        guard Self.files() != nil else { return }
+        let bytes = try Array(Data(contentsOf: Self.root.appendingPathComponent("bpylist2/circular_archive.plist")))
+        let report = try ArchiveInspector(policy: .foundation).validate(bytes)
+        #expect(!report.valid)
+        #expect(report.violations.map { "\($0.code) \($0.path) \($0.className ?? "-")" } == ["policy.class_not_allowed /root crap.Foo"])
+        #expect(report.classes.first { $0.name == "crap.Foo" }?.claimedClasses == ["crap.Foo", "NSCoder", "NSObject"])
+    }
+
+    static func isXML(_ bytes: [UInt8]) -> Bool {
+        !bytes.starts(with: Array("bplist".utf8))
+    }
+}
