@@ -45,6 +45,7 @@ let package = Package(
             name: "ArchiveGateServer",
             dependencies: [
                 "ArchiveGateCore",
+                "ArchiveGateFetch",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,0 +1,33 @@
+import ArchiveGateCore
+
+/// What a caller hands to ``ResultStore/put(_:)``: everything about a result except what the
+/// store assigns (id, timestamps, ETag).
+public struct NewResult: Hashable, Sendable {
+    /// The tenant that owns the result; every later lookup must name it.
+    public var tenant: String
+    /// SHA-256 of the archive bytes as received (after gzip inflation), 64 hex digits.
+    public var sha256: String
+    /// The archive's size in bytes.
+    public var size: Int
+    /// Where the archive came from.
+    public var source: ResultSource
+    /// How the converted JSON is shaped.
+    public var mode: OutputMode
+    /// The validation report as JSON, stored and returned byte for byte.
+    public var report: [UInt8]
+    /// The converted JSON, stored and returned byte for byte; nil when the policy rejected the archive.
+    public var convertedJSON: [UInt8]?
+
+    public init(
+        tenant: String, sha256: String, size: Int, source: ResultSource, mode: OutputMode,
+        report: [UInt8], convertedJSON: [UInt8]?
+    ) {
+        self.tenant = tenant
+        self.sha256 = sha256
+        self.size = size
+        self.source = source
+        self.mode = mode
+        self.report = report
+        self.convertedJSON = convertedJSON
+    }
+}

@@ -1,0 +1,43 @@
+import ArchiveGateCore
+import Foundation
+
+/// A stored result's metadata without its report or JSON bytes: what a listing returns, so that a
+/// page of results never loads the (possibly large) documents themselves.
+public struct ResultSummary: Hashable, Sendable {
+    /// 128 random bits as 22 characters of unpadded base64url (``ResultID``).
+    public var id: String
+    /// The owning tenant.
+    public var tenant: String
+    /// When the store committed the result (millisecond precision).
+    public var createdAt: Date
+    /// From this instant on the result is gone for every reader, whether or not it was purged yet.
+    public var expiresAt: Date
+    /// SHA-256 of the archive bytes, 64 lower-case hex digits.
+    public var sha256: String
+    /// The archive's size in bytes.
+    public var size: Int
+    /// Where the archive came from.
+    public var source: ResultSource
+    /// How the converted JSON is shaped.
+    public var mode: OutputMode
+    /// False for a rejected archive (stored with its report only).
+    public var hasConvertedJSON: Bool
+    /// A quoted strong entity tag for the converted JSON, ready for an `ETag` header.
+    public var etag: String
+
+    public init(
+        id: String, tenant: String, createdAt: Date, expiresAt: Date, sha256: String, size: Int,
+        source: ResultSource, mode: OutputMode, hasConvertedJSON: Bool, etag: String
+    ) {
+        self.id = id
+        self.tenant = tenant
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.sha256 = sha256
+        self.size = size
+        self.source = source
+        self.mode = mode
+        self.hasConvertedJSON = hasConvertedJSON
+        self.etag = etag
+    }
+}

@@ -1,0 +1,40 @@
+/// One step of the schema's history. Steps are never edited once released: a change is a new step.
+struct SQLiteMigration: Sendable {
+    /// 1, 2, 3 … in order, without gaps.
+    let version: Int
+    /// Recorded in `schema_migrations` and compared at every open, to notice a diverging history.
+    let name: String
+    /// Run in order, inside the one transaction that applies all pending steps.
+    let statements: [String]
+}
+
+extension SQLiteMigration {
+    /// The schema this build expects, oldest first.
+    static let all: [SQLiteMigration] = [
+        SQLiteMigration(version: 1, name: "create results", statements: [
+            // Times are milliseconds since 1970 (UTC). STRICT makes SQLite refuse a value of the wrong
+            // type, so the report and JSON can only ever be stored, and read back, as BLOBs.
+            """
+            CREATE TABLE results (
+                id TEXT NOT NULL PRIMARY KEY,
+                tenant TEXT NOT NULL,
+                created_at INTEGER NOT NULL,
+                expires_at INTEGER NOT NULL,
+                sha256 TEXT NOT NULL CHECK (length(sha256) = 64),
+                size INTEGER NOT NULL CHECK (size >= 0),
+                source TEXT NOT NULL,
+                mode TEXT NOT NULL CHECK (mode IN ('plain', 'typed')),
+                etag TEXT NOT NULL,
+                report BLOB NOT NULL,
+                converted_json BLOB
+            ) STRICT
+            """,
+            // Newest-first pagination of one tenant: WHERE tenant = ? AND (created_at, id) < (?, ?).
+            "CREATE INDEX results_by_tenant_created ON results (tenant, created_at DESC, id DESC)",
+            // Idempotent re-upload lookup, and at most one live result per key.
+            "CREATE UNIQUE INDEX results_by_tenant_digest ON results (tenant, sha256, mode)",
+            // The purge's range scan.
+            "CREATE INDEX results_by_expiry ON results (expires_at)",
+        ]),
+    ]
+}

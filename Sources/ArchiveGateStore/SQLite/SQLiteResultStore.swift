@@ -1,0 +1,197 @@
+import Foundation
+import Logging
+import SQLiteNIO
+
+/// The embedded ``ResultStore``: one SQLite file in WAL mode with `synchronous=FULL`, so a result
+/// is on disk (WAL fsynced) before ``put(_:)`` returns.
+///
+/// Writes go through a single writer connection (``SQLiteConnectionPool``) and every multi-statement
+/// write is one `BEGIN IMMEDIATE` transaction; reads use read-only connections. Several processes
+/// may share the file: the busy timeout covers their contention. Open with ``open(configuration:logger:now:)``,
+/// which applies pending migrations before anything else touches the database.
+public final class SQLiteResultStore: ResultStore {
+    /// The settings this store was opened with.
+    public let configuration: Configuration
+    /// The schema version the database is at (the newest this build knows).
+    public let schemaVersion: Int
+    let pool: SQLiteConnectionPool
+    let now: @Sendable () -> Date
+    let logger: Logger
+
+    private init(configuration: Configuration, schemaVersion: Int, pool: SQLiteConnectionPool, now: @escaping @Sendable () -> Date, logger: Logger) {
+        self.configuration = configuration
+        self.schemaVersion = schemaVersion
+        self.pool = pool
+        self.now = now
+        self.logger = logger
+    }
+
+    /// Opens (creating if needed) and migrates the database, then opens the reader connections.
+    /// - Parameters:
+    ///   - now: the clock that stamps `createdAt` and decides expiry; tests inject their own.
+    /// - Throws: ``ResultStoreError`` — `schemaTooNew`, `migrationMismatch`, `busy` or `storageFailure`.
+    public static func open(
+        configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "archivegate.store.sqlite"),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> SQLiteResultStore {
+        try await open(configuration: configuration, migrations: SQLiteMigration.all, logger: logger, now: now)
+    }
+
+    /// ``open(configuration:logger:now:)`` with an explicit migration list (tests upgrade and downgrade with it).
+    static func open(
+        configuration: Configuration, migrations: [SQLiteMigration], logger: Logger, now: @escaping @Sendable () -> Date
+    ) async throws -> SQLiteResultStore {
+        guard configuration.readerCount >= 1, configuration.maximumPageSize >= 1 else {
+            throw ResultStoreError(.invalidArgument, "readerCount and maximumPageSize must be at least 1")
+        }
+        let path = try prepareDatabasePath(configuration.path)
+        let busyTimeout = max(0, configuration.busyTimeout.storeMilliseconds)
+        var opened: [SQLiteConnection] = []
+        do {
+            return try await mappingErrors {
+                let writer: SQLiteConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                opened.append(writer)
+                try await writer.configure(busyTimeoutMilliseconds: busyTimeout, readOnly: false)
+                let version = try await SQLiteMigrator.migrate(
+                    writer, migrations: migrations, nowMilliseconds: Timestamp.milliseconds(now()), logger: logger)
+                var readers: [SQLiteConnection] = []
+                for _ in 0..<configuration.readerCount {
+                    let reader: SQLiteConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                    opened.append(reader)
+                    try await reader.configure(busyTimeoutMilliseconds: busyTimeout, readOnly: true)
+                    readers.append(reader)
+                }
+                let pool = SQLiteConnectionPool(writer: writer, readers: readers)
+                logger.info("result store open", metadata: ["path": "\(path)", "schemaVersion": "\(version)"])
+                return SQLiteResultStore(configuration: configuration, schemaVersion: version, pool: pool, now: now, logger: logger)
+            }
+        } catch {
+            for connection in opened { try? await connection.close() }
+            throw error
+        }
+    }
+
+    /// Waits for running operations, then closes every connection. Later calls throw `closed`.
+    public func close() async {
+        await pool.close()
+    }
+
+    // MARK: - ResultStore
+
+    public func put(_ new: NewResult) async throws -> PutOutcome {
+        let new = try Self.validated(new)
+        let retention = max(0, configuration.retention.storeMilliseconds)
+        return try await Self.mappingErrors {
+            try await pool.withConnection(.writer) { [now, logger] db in
+                try await db.transaction(logger: logger) {
+                    let createdAt = Timestamp.milliseconds(now())
+                    let key: [SQLiteData] = [.text(new.tenant), .text(new.sha256), .text(new.mode.rawValue)]
+                    // An expired twin is already invisible; removing it frees the unique key.
+                    try await db.run(
+                        "DELETE FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND expires_at <= ?4",
+                        key + [.integer(Int(createdAt))])
+                    if let row = try await db.run(
+                        "SELECT \(Columns.full) FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3", key
+                    ).first {
+                        return PutOutcome(result: try Self.decodeResult(row), created: false)
+                    }
+                    let stored = Self.makeResult(new, createdAt: createdAt, retention: retention)
+                    try await db.run(Self.insertStatement, Self.insertBinds(stored))
+                    return PutOutcome(result: stored, created: true)
+                }
+            }
+        }
+    }
+
+    public func get(tenant: String, id: String) async throws -> StoredResult? {
+        guard ResultID.isWellFormed(id) else { return nil }
+        let nowMilliseconds = Timestamp.milliseconds(now())
+        return try await Self.mappingErrors {
+            try await pool.withConnection(.reader) { db in
+                let rows = try await db.run(
+                    "SELECT \(Columns.full) FROM results WHERE id = ?1 AND tenant = ?2 AND expires_at > ?3",
+                    [.text(id), .text(tenant), .integer(Int(nowMilliseconds))])
+                return try rows.first.map(Self.decodeResult)
+            }
+        }
+    }
+
+    public func list(tenant: String, limit: Int, cursor: ResultCursor?) async throws -> ResultPage {
+        guard limit >= 1 else { throw ResultStoreError(.invalidArgument, "limit must be at least 1") }
+        let pageSize = min(limit, configuration.maximumPageSize)
+        let nowMilliseconds = Timestamp.milliseconds(now())
+        var sql = "SELECT \(Columns.summary) FROM results WHERE tenant = ?1 AND expires_at > ?2"
+        var binds: [SQLiteData] = [.text(tenant), .integer(Int(nowMilliseconds)), .integer(pageSize + 1)]
+        if let cursor {
+            sql += " AND (created_at, id) < (?4, ?5)"
+            binds += [.integer(Int(cursor.createdAtMilliseconds)), .text(cursor.id)]
+        }
+        sql += " ORDER BY created_at DESC, id DESC LIMIT ?3"
+        return try await Self.mappingErrors { [sql, binds] in
+            let rows = try await pool.withConnection(.reader) { db in try await db.run(sql, binds) }
+            // One row more than the page tells whether another page exists.
+            let items = try rows.prefix(pageSize).map(Self.decodeSummary)
+            let next = rows.count > pageSize ? items.last.map {
+                ResultCursor(createdAtMilliseconds: Timestamp.milliseconds($0.createdAt), id: $0.id)
+            } : nil
+            return ResultPage(items: items, nextCursor: next)
+        }
+    }
+
+    public func delete(tenant: String, id: String) async throws -> Bool {
+        guard ResultID.isWellFormed(id) else { return false }
+        return try await Self.mappingErrors {
+            try await pool.withConnection(.writer) { [now] db in
+                let nowMilliseconds = Timestamp.milliseconds(now())
+                let rows = try await db.run(
+                    "DELETE FROM results WHERE id = ?1 AND tenant = ?2 AND expires_at > ?3 RETURNING id",
+                    [.text(id), .text(tenant), .integer(Int(nowMilliseconds))])
+                return !rows.isEmpty
+            }
+        }
+    }
+
+    /// Deletes in batches, releasing the writer between them so that puts are not held up.
+    public func purgeExpired() async throws -> Int {
+        let nowMilliseconds = Timestamp.milliseconds(now())
+        var purged = 0
+        while true {
+            let batch = try await Self.mappingErrors {
+                try await pool.withConnection(.writer) { db in
+                    try await db.run("""
+                        DELETE FROM results WHERE rowid IN
+                            (SELECT rowid FROM results WHERE expires_at <= ?1 LIMIT ?2) RETURNING id
+                        """, [.integer(Int(nowMilliseconds)), .integer(Self.purgeBatchSize)]).count
+                }
+            }
+            purged += batch
+            if batch < Self.purgeBatchSize { break }
+        }
+        if purged > 0 { logger.debug("purged expired results", metadata: ["count": "\(purged)"]) }
+        return purged
+    }
+
+    public func healthCheck() async throws {
+        try await Self.mappingErrors {
+            let readable = try await pool.withConnection(.reader) { db in
+                try await db.run("SELECT max(version) AS version FROM schema_migrations").first?.column("version")?.integer
+            }
+            guard readable == schemaVersion else {
+                throw ResultStoreError(.storageFailure, "schema version \(readable.map(String.init) ?? "none"), expected \(schemaVersion)")
+            }
+            try await pool.withConnection(.writer) { db in _ = try await db.run("SELECT 1") }
+        }
+    }
+
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound database, otherwise SQLite's findings.
+    public func integrityCheck() async throws -> [String] {
+        try await Self.mappingErrors {
+            try await pool.withConnection(.reader) { db in
+                try await db.run("PRAGMA integrity_check").compactMap { $0.columns.first?.data.string }
+            }
+        }
+    }
+
+    static let purgeBatchSize = 500
+}
