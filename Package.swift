@@ -38,6 +38,7 @@ let package = Package(
                 "ArchiveGateCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "ArchiveGateServer",
+                "ArchiveGateFetch",
             ]
         ),
         // The HTTP service: Hummingbird app, tenants, auth, limits, problem+json, metrics.

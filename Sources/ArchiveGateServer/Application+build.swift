@@ -32,7 +32,7 @@ public func buildApplication(
         RequestIdMiddleware()
         AccessLogMiddleware(logger: logger, metrics: metrics)
         ProblemMiddleware(methodsByPath: [
-            "/v1/validate": [.post], "/v1/convert": [.post],
+            "/v1/validate": [.post], "/v1/convert": [.post], "/v1/fetch": [.post],
             "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/openapi.yaml": [.get],
         ])
     }
@@ -41,6 +41,7 @@ public func buildApplication(
         .add(middleware: AuthenticationMiddleware(tenants: tenants))
         .add(middleware: RateLimitMiddleware())
     ArchiveController(metrics: metrics).register(on: v1)
+    FetchController(metrics: metrics, settings: configuration.fetch).register(on: v1)
 
     let headerTimeout = TimeAmount(configuration.headerTimeout)
     let http1 = HTTP1Channel.Configuration(

@@ -59,13 +59,16 @@ enum TestServer {
     }
 
     /// Runs `body` against a live server on an ephemeral loopback port.
-    static func run(_ body: @escaping @Sendable (Int) async throws -> Void) async throws {
+    /// `configure` adjusts the configuration first (e.g. `fetch.allowedRanges`).
+    static func run(configure: (inout ServerConfiguration) -> Void = { _ in },
+                    _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let directory = try makeConfigDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.tenantsDirectory = directory + "/tenants"
         configuration.logLevel = .warning
+        configure(&configuration)
         var logger = Logger(label: "archivegate-test")
         logger.logLevel = .warning
         let app = try buildApplication(configuration: configuration, logger: logger)

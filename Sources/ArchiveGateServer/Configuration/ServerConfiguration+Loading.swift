@@ -1,3 +1,4 @@
+import ArchiveGateFetch
 import Configuration
 import Foundation
 import Logging
@@ -61,6 +62,21 @@ extension ServerConfiguration {
         }
         tenantDefaults.burst = try integer(reader, "limits.burst", tenantDefaults.burst, range: 1...Int.max)
         configuration.tenantDefaults = tenantDefaults
+
+        var fetch = FetchSettings()
+        var ranges: [IPAddressRange] = []
+        for text in reader.stringArray(forKey: "fetch.allowedRanges", default: []) where !text.isEmpty {
+            guard let range = IPAddressRange(text) else {
+                throw ConfigurationError(key: "fetch.allowedRanges", "'\(text)' is not a CIDR range such as 127.0.0.0/8 or fd00::/8")
+            }
+            ranges.append(range)
+        }
+        fetch.allowedRanges = ranges
+        fetch.maxBytes = try integer(reader, "fetch.maxBytes", tenantDefaults.maxBodyBytes, range: 1...Int.max)
+        fetch.connectTimeout = .seconds(try integer(reader, "fetch.connectTimeoutSeconds", 5, range: 1...3600))
+        fetch.totalTimeout = .seconds(try integer(reader, "fetch.totalTimeoutSeconds", 30, range: 1...3600))
+        fetch.maxConcurrentPerTenant = try integer(reader, "fetch.maxConcurrentPerTenant", fetch.maxConcurrentPerTenant, range: 1...10_000)
+        configuration.fetch = fetch
         return configuration
     }
 

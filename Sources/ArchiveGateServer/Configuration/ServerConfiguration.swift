@@ -1,3 +1,4 @@
+import ArchiveGateFetch
 import Logging
 
 /// Everything `buildApplication(configuration:)` needs. Defaults need no file at all: 127.0.0.1:8080,
@@ -21,6 +22,26 @@ public struct ServerConfiguration: Sendable {
     /// Limits a tenant file does not set.
     public var tenantDefaults: TenantDefaults = TenantDefaults()
     public var logLevel: Logger.Level = .info
+    /// `POST /v1/fetch`: which destinations, how much and how long.
+    public var fetch: FetchSettings = FetchSettings()
+
+    public init() {}
+}
+
+/// Server-wide settings of `POST /v1/fetch` (the `fetch.*` keys).
+public struct FetchSettings: Sendable {
+    /// Address ranges allowed despite the fetcher's deny list (loopback, private networks…).
+    /// Empty by default: only public addresses can be fetched.
+    public var allowedRanges: [IPAddressRange] = []
+    /// Largest fetched body (after content decoding); also capped by the tenant's archive limit.
+    /// `load` defaults it to `limits.maxBodyBytes`, the upload body limit.
+    public var maxBytes: Int = 16 << 20
+    /// Time allowed for each TCP/TLS connect.
+    public var connectTimeout: Duration = .seconds(5)
+    /// Time allowed for a whole fetch, redirects included.
+    public var totalTimeout: Duration = .seconds(30)
+    /// Fetches one tenant may run at once; more → 429.
+    public var maxConcurrentPerTenant: Int = 4
 
     public init() {}
 }

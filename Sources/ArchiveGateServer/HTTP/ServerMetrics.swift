@@ -40,6 +40,12 @@ public struct ServerMetrics: Sendable {
         }
     }
 
+    /// `archivegate_fetches_total{outcome,tenant}`: `ok` or the failure code (`fetch.timeout`, …).
+    func recordFetch(outcome: String, tenant: String) {
+        Counter(label: "archivegate_fetches_total", dimensions: [("outcome", outcome), ("tenant", tenant)], factory: factory)
+            .increment()
+    }
+
     /// The Prometheus text exposition.
     public func render() -> String {
         registry.emitToString()

@@ -14,9 +14,13 @@ public struct Tenant: Sendable, Identifiable {
     /// Largest archive after gzip inflation.
     public let maxArchiveBytes: Int
     public let rateLimiter: TokenBucket
+    /// Hosts `POST /v1/fetch` may fetch from for this tenant (`*.example.com` for subdomains);
+    /// nil allows any host the server's address rules allow.
+    public let fetchAllowedHosts: [String]?
 
     public init(id: String, keyHashes: [APIKeyHash], policy: Policy, maxBodyBytes: Int, maxArchiveBytes: Int,
-                requestsPerSecond: Double, burst: Int) {
+                requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil) {
+        self.fetchAllowedHosts = fetchAllowedHosts
         self.id = id
         self.keyHashes = keyHashes
         var policy = policy

@@ -3,7 +3,7 @@ import Foundation
 
 /// One `config/tenants/*.json` file, parsed strictly.
 struct TenantFile {
-    private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit"]
+    private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit", "fetchAllowedHosts"]
     private let path: String
     private let object: [String: Any]
 
@@ -57,7 +57,23 @@ struct TenantFile {
         return Tenant(id: id, keyHashes: hashes, policy: try policy(id: id),
                       maxBodyBytes: try positiveInteger(object["maxBodyBytes"], "maxBodyBytes", defaults.maxBodyBytes),
                       maxArchiveBytes: try positiveInteger(object["maxArchiveBytes"], "maxArchiveBytes", defaults.maxArchiveBytes),
-                      requestsPerSecond: requestsPerSecond, burst: burst)
+                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: try fetchAllowedHosts())
+    }
+
+    /// Optional list of host names (`*.example.com` for subdomains) the tenant may fetch from.
+    private func fetchAllowedHosts() throws(TenantFileError) -> [String]? {
+        guard let value = object["fetchAllowedHosts"] else { return nil }
+        guard let list = value as? [Any] else {
+            throw TenantFileError(path: path, "fetchAllowedHosts is an array of host names")
+        }
+        var hosts: [String] = []
+        for entry in list {
+            guard let host = entry as? String, !host.isEmpty, !host.contains("/"), !host.contains(" ") else {
+                throw TenantFileError(path: path, "fetchAllowedHosts holds host names such as 'archives.example.com' or '*.example.com'")
+            }
+            hosts.append(host)
+        }
+        return hosts
     }
 
     /// A path (relative to this file's folder) to a policy document, or the document inline.

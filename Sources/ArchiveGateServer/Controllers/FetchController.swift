@@ -1,0 +1,141 @@
+import ArchiveGateCore
+import ArchiveGateFetch
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Synchronization
+
+/// `POST /v1/fetch`: fetches an archive from a URL (SSRF-safe, bounded: `ArchiveFetcher`) and
+/// answers the tenant's validation report, the same document as `POST /v1/validate`.
+///
+///     body    {"url": "https://…", "mode": "plain" | "typed", "store": false}   unknown fields → 400
+///     store   true → 501 fetch.store_unavailable (the result store is not wired yet)
+///     slots   at most `fetch.maxConcurrentPerTenant` fetches per tenant → else 429 + Retry-After
+///     fetch   FetchError → its own problem (403, 413, 504, 502, 400)
+///     decode  as for uploads (422, 413)
+struct FetchController {
+    typealias Context = ArchiveRequestContext
+    /// The JSON request body is small; anything bigger is not a fetch request.
+    static let maxRequestBytes = 16 << 10
+    static let fields: Set<String> = ["url", "mode", "store"]
+
+    let metrics: ServerMetrics
+    let settings: FetchSettings
+    let fetcher = ArchiveFetcher(userAgent: "ArchiveGate-fetch/1")
+    let slots = FetchSlots()
+
+    func register(on group: RouterGroup<Context>) {
+        group.post("fetch", use: fetch)
+    }
+
+    @Sendable func fetch(_ request: Request, context: Context) async throws -> Response {
+        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
+        let body = try await Self.parse(request)
+        guard !body.store else {
+            metrics.recordFetch(outcome: "fetch.store_unavailable", tenant: tenant.id)
+            throw ProblemError.fetchStoreUnavailable
+        }
+        guard slots.acquire(tenant.id, limit: settings.maxConcurrentPerTenant) else {
+            metrics.recordFetch(outcome: "fetch.concurrency_limited", tenant: tenant.id)
+            throw ProblemError.fetchConcurrencyLimited(limit: settings.maxConcurrentPerTenant)
+        }
+        defer { slots.release(tenant.id) }
+
+        let policy = FetchPolicy(
+            allowedRanges: settings.allowedRanges,
+            allowedHosts: tenant.fetchAllowedHosts,
+            maxBytes: min(settings.maxBytes, tenant.maxArchiveBytes),
+            connectTimeout: settings.connectTimeout,
+            totalTimeout: settings.totalTimeout
+        )
+        let fetched: FetchedArchive
+        do {
+            fetched = try await fetcher.fetch(body.url, policy: policy)
+        } catch {
+            metrics.recordFetch(outcome: error.code.rawValue, tenant: tenant.id)
+            throw ProblemError.fetchFailed(error)
+        }
+        metrics.recordFetch(outcome: "ok", tenant: tenant.id)
+        metrics.recordArchive(bytes: fetched.bytes.count, tenant: tenant.id)
+        context.trace.update { $0.archiveBytes = fetched.bytes.count }
+        let report = try tenant.inspector.validate(fetched.bytes)
+        let codes = report.violations.map(\.code)
+        metrics.recordViolations(codes, tenant: tenant.id)
+        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
+        return Response(status: .ok, headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.sorted.encode(report))))
+    }
+
+    private struct Wire: Decodable {
+        var url: String?
+        var mode: String?
+        var store: Bool?
+    }
+
+    struct Body {
+        var url: String
+        var mode: OutputMode
+        var store: Bool
+    }
+
+    /// Strict: a JSON object with a string `url`, optional `mode` and `store`, nothing else.
+    static func parse(_ request: Request) async throws -> Body {
+        if let contentType = request.headers[.contentType] {
+            let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
+                $0.trimmingCharacters(in: .whitespaces).lowercased()
+            } ?? ""
+            guard mediaType == "application/json" else {
+                throw ProblemError(.unsupportedMediaType, code: "request.unsupported_media_type", title: "Unsupported Media Type",
+                                   detail: "Content-Type '\(contentType)' is not accepted; send application/json.")
+            }
+        }
+        var bytes: [UInt8] = []
+        for try await chunk in request.body {
+            bytes.append(contentsOf: chunk.readableBytesView)
+            guard bytes.count <= maxRequestBytes else { throw ProblemError.bodyTooLarge(limit: maxRequestBytes) }
+        }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+            throw ProblemError.invalidRequest("The body is a JSON object: {\"url\": \"https://…\", \"mode\": \"plain\", \"store\": false}.")
+        }
+        for key in object.keys.sorted() where !fields.contains(key) {
+            throw ProblemError.invalidRequest("Unknown field '\(key)'; expected url, mode, store.")
+        }
+        // Typed decoding: `store` must be a JSON boolean, not 0/1 or a string.
+        guard let decoded = try? JSONDecoder().decode(Wire.self, from: Data(bytes)) else {
+            throw ProblemError.invalidRequest("'url' is a string, 'mode' is 'plain' or 'typed', 'store' is true or false.")
+        }
+        guard let url = decoded.url, !url.isEmpty else {
+            throw ProblemError.invalidRequest("'url' is required: the http or https URL of the archive.")
+        }
+        var mode = OutputMode.plain
+        if let name = decoded.mode {
+            guard let parsed = OutputMode(rawValue: name) else {
+                throw ProblemError.invalidRequest("mode is 'plain' or 'typed', not '\(name)'.")
+            }
+            mode = parsed
+        }
+        let store = decoded.store ?? false
+        return Body(url: url, mode: mode, store: store)
+    }
+}
+
+/// Fetches in progress per tenant.
+final class FetchSlots: Sendable {
+    private let running = Mutex<[String: Int]>([:])
+
+    func acquire(_ tenant: String, limit: Int) -> Bool {
+        running.withLock { counts in
+            let current = counts[tenant, default: 0]
+            guard current < limit else { return false }
+            counts[tenant] = current + 1
+            return true
+        }
+    }
+
+    func release(_ tenant: String) {
+        running.withLock { counts in
+            let remaining = counts[tenant, default: 1] - 1
+            counts[tenant] = remaining > 0 ? remaining : nil
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import ArchiveGateCore
+import ArchiveGateFetch
+import ArgumentParser
+import Foundation
+
+/// `archivegate fetch URL`: fetches an archive with the server's SSRF-safe fetcher, then validates
+/// it (one JSON report on stdout) or, with `--convert`, converts it.
+struct FetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Fetch an archive from an http(s) URL and validate (or convert) it.",
+        discussion: """
+        Example: archivegate fetch https://example.com/notes.archive
+        The same rules as POST /v1/fetch: http and https only, at most 5 redirects, loopback, private,
+        link-local and other internal addresses refused unless --allow-range allows them, the body
+        capped at the policy's maxInputBytes. A failed fetch exits 2 with one line 'fetch.<code>: message'.
+        """
+    )
+
+    @OptionGroup var decode: DecodeOptions
+
+    @Option(name: .long, help: "With --convert: plain (natural JSON) or typed (lossless archive graph).")
+    var mode: OutputMode = .plain
+
+    @Flag(name: .long, help: "Print the archive as JSON (as 'convert' does) instead of the validation report.")
+    var convert = false
+
+    @Flag(name: .long, help: "With --convert: indent the JSON.")
+    var pretty = false
+
+    @Option(name: .customLong("allow-range"),
+            help: ArgumentHelp("Allow an address range the deny list refuses, e.g. 127.0.0.0/8 (repeatable).", valueName: "CIDR"))
+    var allowRanges: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Seconds allowed for the whole fetch.", valueName: "seconds"))
+    var timeout: Int = 30
+
+    @Argument(help: ArgumentHelp("The http or https URL of the archive.", valueName: "url"))
+    var url: String
+
+    func validate() throws {
+        for range in allowRanges where IPAddressRange(range) == nil {
+            throw ValidationError("--allow-range takes a CIDR range such as 127.0.0.0/8 or fd00::/8; got '\(range)'")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout is a positive number of seconds") }
+    }
+
+    func run() async throws {
+        let policy: Policy
+        do { policy = try decode.loadPolicy() } catch CLIFailure.usage(let message) {
+            Terminal.error(message)
+            throw CLIExit.usage
+        }
+        let fetchPolicy = FetchPolicy(allowedRanges: allowRanges.compactMap(IPAddressRange.init),
+                                      maxBytes: policy.limits.maxInputBytes,
+                                      totalTimeout: .seconds(timeout))
+        let fetched: FetchedArchive
+        do {
+            fetched = try await ArchiveFetcher(userAgent: "archivegate-cli/1").fetch(url, policy: fetchPolicy)
+        } catch {
+            Terminal.error("\(error.code.rawValue): \(error.status.map { "HTTP \($0): " } ?? "")\(error.message)")
+            throw CLIExit.malformed
+        }
+        let inspector = ArchiveInspector(policy: policy)
+        do {
+            if convert {
+                let inspection = try inspector.convert(fetched.bytes, mode: mode, pretty: pretty)
+                guard let json = inspection.json else {
+                    Terminal.error("\(url): \(Terminal.rejection(inspection.report))")
+                    throw CLIExit.rejected
+                }
+                for violation in inspection.report.violations {
+                    Terminal.error("\(url): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
+                }
+                Terminal.writeStdout(json)
+                if !pretty { Terminal.writeStdout([0x0A]) }
+            } else {
+                let report = try inspector.validate(fetched.bytes)
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                var line = try encoder.encode(report)
+                line.append(0x0A)
+                Terminal.writeStdout(Array(line))
+                if !report.valid {
+                    Terminal.error("\(url): \(Terminal.rejection(report))")
+                    throw CLIExit.rejected
+                }
+            }
+        } catch let error as ArchiveGateError {
+            Terminal.error("\(url): \(Terminal.malformed(error))")
+            throw CLIExit.malformed
+        }
+    }
+}

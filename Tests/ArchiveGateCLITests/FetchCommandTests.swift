@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// `archivegate fetch` against an origin server on 127.0.0.1.
+@Suite struct FetchCommandTests {
+    @Test func fetchesValidatesAndConverts() throws {
+        let archive = try CLITests.archive(["a", "b"] as NSArray)
+        let origin = try OriginServer { request in
+            request.path == "/list.archive" ? .response(status: 200, body: archive) : .response(status: 404)
+        }
+        defer { origin.stop() }
+        let url = origin.url("/list.archive")
+
+        // Loopback is denied unless allowed, and nothing reaches the listener.
+        let blocked = try CLIRunner.run(["fetch", url])
+        #expect(blocked.status == 2)
+        #expect(blocked.stdout.isEmpty)
+        #expect(blocked.stderr.contains("fetch.blocked_destination: "), "\(blocked.stderr)")
+        #expect(blocked.stderr.split(separator: "\n").count == 1)
+        #expect(origin.acceptCount == 0)
+
+        let report = try CLIRunner.run(["fetch", "--allow-range", "127.0.0.0/8", url])
+        #expect(report.status == 0, "\(report.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any]
+        #expect(json?["valid"] as? Bool == true)
+
+        let converted = try CLIRunner.run(["fetch", "--allow-range", "127.0.0.0/8", "--convert", url])
+        #expect(converted.status == 0, "\(converted.stderr)")
+        #expect(converted.stdout == "{\"root\":[\"a\",\"b\"]}\n")
+
+        let missing = try CLIRunner.run(["fetch", "--allow-range", "127.0.0.0/8", origin.url("/missing")])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("fetch.upstream_status: "))
+    }
+}
