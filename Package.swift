@@ -79,7 +79,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ArchiveGateStoreTests", dependencies: ["ArchiveGateStore"]),
-        .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"]),
+        // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
+        .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"], exclude: ["Regressions/Inputs"]),
         // Runs the real `archivegate` binary (a dependency so that building the tests builds it).
         .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate"]),
         .testTarget(

@@ -18,7 +18,7 @@ import Testing
         "bpylist2/invalid_type_archive.plist": "archive.unsupported_archiver",  // NSArchiver
         "bpylist2/invalid_uid_archive.plist": "archive.dangling_uid",  // $top root → UID 10 of 3
         "bpylist2/missing_uid_archive.plist": "archive.missing_class",  // `$classy`, no `$class`
-        "bpylist2/no_class_name_archive.plist": "archive.missing_class",  // record with `$class_name`
+        "bpylist2/no_class_name_archive.plist": "archive.invalid_class_record",  // record with `$classes` but `$class_name` for `$classname`
         "nskeyedunarchiver-php/invalidReference.bin.plist": "archive.dangling_uid",  // root → UID 5 of 3
         "nskeyedunarchiver-php/objectWithNoClassName.bin.plist": "archive.missing_class",  // `$notaclassname`
         "nskeyedunarchiver-php/objectWithNonArrayClassChain.bin.plist": "archive.invalid_class_record",  // $classes: a string

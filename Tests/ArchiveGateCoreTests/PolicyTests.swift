@@ -174,10 +174,10 @@ import Testing
         // Foundation writes the string once; both keys refer to it.
         #expect(try Inspect.report(bytes).objectCount == 4)
         let firstStrict = Self.keysPolicy(Self.pair, #"{"first": "NSNumber", "second": "NSString"}"#, redact: true)
-        #expect(Self.lines(try Inspect.report(bytes, policy: firstStrict)) == ["policy.class_mismatch /root/first NSString -"])
+        #expect(Self.lines(try Inspect.report(bytes, policy: firstStrict)) == ["policy.class_mismatch /root/first NSString first"])
         #expect(try Inspect.json(bytes, policy: firstStrict) == #"{"root":{"$class":"\#(Self.pair)","first":null,"second":"text"}}"#)
         let secondStrict = Self.keysPolicy(Self.pair, #"{"first": "NSString", "second": "NSNumber"}"#, redact: true)
-        #expect(Self.lines(try Inspect.report(bytes, policy: secondStrict)) == ["policy.class_mismatch /root/second NSString -"])
+        #expect(Self.lines(try Inspect.report(bytes, policy: secondStrict)) == ["policy.class_mismatch /root/second NSString second"])
         #expect(try Inspect.json(bytes, policy: secondStrict) == #"{"root":{"$class":"\#(Self.pair)","first":"text","second":null}}"#)
     }
 
@@ -189,7 +189,7 @@ import Testing
              "\#(Self.pair)": {"keys": {"first": "\#(Self.author)", "second": "\#(Self.post)"}},
              "\#(Self.author)": {"keys": {"name": "NSString"}}}}
             """#)
-        #expect(Self.lines(try Inspect.report(bytes, policy: policy)) == ["policy.class_mismatch /root/second \(Self.author) -"])
+        #expect(Self.lines(try Inspect.report(bytes, policy: policy)) == ["policy.class_mismatch /root/second \(Self.author) second"])
         #expect(try Inspect.json(bytes, policy: policy)
                 == #"{"root":{"$class":"\#(Self.pair)","first":{"$class":"\#(Self.author)","name":"Ann"},"second":null}}"#)
     }
@@ -211,7 +211,7 @@ import Testing
     func stringsNumbersAndDataDoNotSwap(expected: Boxed, found: Boxed) throws {
         let bytes = try Self.archive(SampleBox(.object(found.object)))
         let report = try Inspect.report(bytes, policy: Self.keysPolicy(Self.box, #"{"value": "\#(expected.rawValue)"}"#))
-        #expect(Self.lines(report) == (expected == found ? [] : ["policy.class_mismatch /root/value \(found.rawValue) -"]))
+        #expect(Self.lines(report) == (expected == found ? [] : ["policy.class_mismatch /root/value \(found.rawValue) value"]))
     }
 
     /// What a box holds inline (`encode(_: Int, forKey:)` …).

@@ -17,6 +17,7 @@ import Testing
         // Eight uploads whose heads and first halves are sent before the signal and whose rest is
         // sent after it: they were accepted, so they must complete with 200.
         let half = archive.count / 2
+        let socketsBefore = server.openSocketCount()
         var continuations: [AsyncStream<ByteBuffer>.Continuation] = []
         var uploads: [Task<Int, any Error>] = []
         for _ in 0..<8 {
@@ -34,6 +35,13 @@ import Testing
                 return Int(response.status.code)
             })
         }
+        // "Accepted before the signal" must be a fact, not a guess from a sleep: wait until the server
+        // process holds all eight connections (on a loaded CI machine that can take a while).
+        let deadline = ContinuousClock.now + .seconds(30)
+        while server.openSocketCount() < socketsBefore + 8, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.openSocketCount() >= socketsBefore + 8, "the server did not accept the eight uploads in 30 s")
         // Background load that keeps running across the signal.
         let load = Task {
             var statuses: [Int] = []
@@ -44,7 +52,7 @@ import Testing
             }
             return statuses
         }
-        try await Task.sleep(for: .milliseconds(1500))
+        try await Task.sleep(for: .milliseconds(200))
         server.signal(SIGTERM)
         try await Task.sleep(for: .milliseconds(300))
         for continuation in continuations {

@@ -82,3 +82,15 @@ enum ServerProcessError: Error {
     case notListening
     case didNotExit
 }
+
+extension ServerProcess {
+    /// How many sockets the server process holds (listener and accepted connections), read from
+    /// /proc: the way a test knows connections were *accepted*, not just queued by the kernel.
+    func openSocketCount() -> Int {
+        let directory = "/proc/\(process.processIdentifier)/fd"
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return entries.filter { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: directory + "/" + entry))?.hasPrefix("socket:") == true
+        }.count
+    }
+}

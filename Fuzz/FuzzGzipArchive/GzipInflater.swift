@@ -1,0 +1,1 @@
+../../Sources/ArchiveGateServer/Body/GzipInflater.swift
