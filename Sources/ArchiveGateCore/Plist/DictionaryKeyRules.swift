@@ -49,6 +49,8 @@ enum DictionaryKeyRules {
             }
             return true
         }
-        return plist.string(at: lhs) == plist.string(at: rhs)
+        // Exact code units, as the hashed path compares: `String ==` would merge canonically
+        // equivalent spellings that CoreFoundation treats as different keys.
+        return plist.string(at: lhs).map { Array($0.utf16) } == plist.string(at: rhs).map { Array($0.utf16) }
     }
 }

@@ -34,7 +34,9 @@ extension PolicyEvaluator {
         var counts: [Int: Int] = [:]
         for entry in archive.entries { if case .object(let index) = entry { counts[index, default: 0] += 1 } }
         var byName: [String: ValidationReport.ClassEntry] = [:]
-        for (index, count) in counts {
+        // Class-table order: an inline scalar and a class record may share a name (NSData); the first
+        // one's claimed chain must win every time, and Dictionary iteration order varies per instance.
+        for (index, count) in counts.sorted(by: { $0.key < $1.key }) {
             let archiveClass = archive.classes[index]
             if var existing = byName[archiveClass.name] {
                 existing.count += count
