@@ -17,7 +17,7 @@ import Testing
         // Eight uploads whose heads and first halves are sent before the signal and whose rest is
         // sent after it: they were accepted, so they must complete with 200.
         let half = archive.count / 2
-        let socketsBefore = server.openSocketCount()
+        let socketsBefore = try await server.settledSocketCount()
         var continuations: [AsyncStream<ByteBuffer>.Continuation] = []
         var uploads: [Task<Int, any Error>] = []
         for _ in 0..<8 {
@@ -30,7 +30,7 @@ import Testing
                 request.headers.add(name: "Authorization", value: "Bearer \(TestTenant.alpha.key)")
                 request.headers.add(name: "Content-Type", value: "application/octet-stream")
                 request.body = .stream(stream, length: .known(Int64(archive.count)))
-                let response = try await client.execute(request, timeout: .seconds(30))
+                let response = try await client.execute(request, timeout: .seconds(120))
                 _ = try await response.body.collect(upTo: 1 << 20)
                 return Int(response.status.code)
             })

@@ -84,6 +84,25 @@ enum ServerProcessError: Error {
 }
 
 extension ServerProcess {
+    /// The socket count once it has stopped changing for half a second: the readiness probe's
+    /// connection is gone and only the listeners remain.
+    func settledSocketCount() async throws -> Int {
+        var last = openSocketCount()
+        var stableSince = ContinuousClock.now
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            let now = openSocketCount()
+            if now != last {
+                last = now
+                stableSince = ContinuousClock.now
+            } else if ContinuousClock.now - stableSince >= .milliseconds(500) {
+                return now
+            }
+        }
+        return last
+    }
+
     /// How many sockets the server process holds (listener and accepted connections), read from
     /// /proc: the way a test knows connections were *accepted*, not just queued by the kernel.
     func openSocketCount() -> Int {
