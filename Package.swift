@@ -68,7 +68,9 @@ let package = Package(
         // libcurl (system library + typed wrappers for its variadic calls) and the SSRF-safe fetcher.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "ArchiveGateFetch", dependencies: ["CCurl"]),
-        .testTarget(name: "ArchiveGateFetchTests", dependencies: ["ArchiveGateFetch"]),
+        // The loopback HTTP origin the fetch, server and CLI tests share.
+        .target(name: "ArchiveGateTestSupport", path: "Tests/ArchiveGateTestSupport"),
+        .testTarget(name: "ArchiveGateFetchTests", dependencies: ["ArchiveGateFetch", "ArchiveGateTestSupport"]),
         // Stored results behind the `ResultStore` protocol; SQLite (WAL, synchronous=FULL) is the embedded default.
         .target(
             name: "ArchiveGateStore",
@@ -82,13 +84,14 @@ let package = Package(
         // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
         .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"], exclude: ["Regressions/Inputs"]),
         // Runs the real `archivegate` binary (a dependency so that building the tests builds it).
-        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate"]),
+        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "ArchiveGateTestSupport"]),
         .testTarget(
             name: "ArchiveGateServerTests",
             dependencies: [
                 "ArchiveGateServer",
                 // Built so the graceful-shutdown test can spawn the real `archivegate serve`.
                 "archivegate",
+                "ArchiveGateTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 @Suite struct FetchCommandTests {
     @Test func fetchesValidatesAndConverts() throws {
         let archive = try CLITests.archive(["a", "b"] as NSArray)
-        let origin = try OriginServer { request in
+        let origin = try TestHTTPServer { request in
             request.path == "/list.archive" ? .response(status: 200, body: archive) : .response(status: 404)
         }
         defer { origin.stop() }

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import Glibc
 import Testing
 @testable import ArchiveGateFetch

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import Testing
 @testable import ArchiveGateFetch
 

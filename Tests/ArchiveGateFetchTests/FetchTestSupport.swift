@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 @testable import ArchiveGateFetch
 
 /// Shared pieces of the fetch tests: a payload, policies, the standard routes, and helpers.

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import Dispatch
 import Glibc
 

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import ArchiveGateFetch
 import ArchiveGateServer
 import Foundation
@@ -23,7 +24,7 @@ import Testing
     @Test func fetchesAndValidatesAnArchiveFromAnAllowedRange() async throws {
         let archive = try Fixtures.plainArchive()
         let notes = try Fixtures.noteArchive()
-        let origin = try OriginServer { request in
+        let origin = try TestHTTPServer { request in
             .response(status: 200, headers: ["Content-Type: application/octet-stream"],
                       body: request.path == "/note.archive" ? notes : archive)
         }
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func loopbackIsBlockedByDefault() async throws {
-        let origin = try OriginServer { _ in .response(status: 200, body: [1, 2, 3]) }
+        let origin = try TestHTTPServer { _ in .response(status: 200, body: [1, 2, 3]) }
         defer { origin.stop() }
         try await TestServer.run { port in
             let reply = try await Self.post(Self.fetchBody(origin.url("/demo.archive")), port: port)
@@ -63,7 +64,7 @@ import Testing
     }
 
     @Test func endlessBodyIs413() async throws {
-        let origin = try OriginServer { _ in .stream(chunk: [UInt8](repeating: 0x41, count: 16 << 10)) }
+        let origin = try TestHTTPServer { _ in .stream(chunk: [UInt8](repeating: 0x41, count: 16 << 10)) }
         defer { origin.stop() }
         try await TestServer.run(configure: Self.allowLoopback) { port in
             let reply = try await Self.post(Self.fetchBody(origin.url("/endless")), port: port)
@@ -73,7 +74,7 @@ import Testing
     }
 
     @Test func upstreamErrorsAndNotAnArchive() async throws {
-        let origin = try OriginServer { request in
+        let origin = try TestHTTPServer { request in
             request.path == "/missing" ? .response(status: 404) : .response(status: 200, body: Array("not a plist".utf8))
         }
         defer { origin.stop() }
@@ -108,7 +109,7 @@ import Testing
 
     @Test func concurrentFetchesPerTenantAreLimited() async throws {
         // Each fetch stalls on a slow body; the limit is 1, so a second one at the same time is a 429.
-        let origin = try OriginServer { _ in .stream(chunk: [0x41], interval: .milliseconds(100), count: 20) }
+        let origin = try TestHTTPServer { _ in .stream(chunk: [0x41], interval: .milliseconds(100), count: 20) }
         defer { origin.stop() }
         try await TestServer.run(configure: { configuration in
             Self.allowLoopback(&configuration)

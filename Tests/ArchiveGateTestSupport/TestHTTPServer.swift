@@ -1,16 +1,15 @@
-// A copy of Tests/ArchiveGateFetchTests/TestHTTPServer.swift (test targets cannot share files):
-// the loopback origin that `archivegate fetch` tests fetch archives from.
 import Dispatch
 import Glibc
 import Synchronization
 
-/// A tiny HTTP/1.1 server on a loopback (or test-namespace) address, for fetch tests: blocking
+/// A tiny HTTP/1.1 server on a loopback (or test-namespace) address, shared by the fetch, server and
+/// CLI tests (a library target, since test targets cannot share files): blocking
 /// POSIX sockets, one dispatch queue per connection, `Connection: close` on every response so each
 /// request is a fresh connection the fetcher must check. It counts accepted connections, which is
 /// how tests prove that a refused destination never saw a single SYN/ACK.
-final class OriginServer: Sendable {
+public final class TestHTTPServer: Sendable {
     /// What to send back for a request.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete response; `Content-Length` is added unless `headers` has one.
         case response(status: Int, headers: [String] = [], body: [UInt8] = [])
         /// A 200 whose body is `chunk` repeated `count` times (forever when nil), `interval` apart,
@@ -21,14 +20,14 @@ final class OriginServer: Sendable {
     }
 
     /// A request as the server saw it.
-    struct Request: Sendable {
-        let path: String
+    public struct Request: Sendable {
+        public let path: String
         /// Header lines, names lowercased (`"cookie: a=b"` → key `cookie`).
-        let headers: [String: String]
+        public let headers: [String: String]
     }
 
-    let host: String
-    let port: UInt16
+    public let host: String
+    public let port: UInt16
     private let listener: Int32
     private let accepts = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
@@ -36,22 +35,22 @@ final class OriginServer: Sendable {
     private let handler: @Sendable (Request) -> Reply
 
     /// Connections accepted so far.
-    var acceptCount: Int { accepts.load(ordering: .sequentiallyConsistent) }
+    public var acceptCount: Int { accepts.load(ordering: .sequentiallyConsistent) }
     /// Requests received so far.
-    var requests: [Request] { seen.withLock { $0 } }
+    public var requests: [Request] { seen.withLock { $0 } }
     /// `host:port`, bracketed for IPv6, for URLs.
-    var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
-    func url(_ path: String) -> String { "http://\(authority)\(path)" }
+    public var authority: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public func url(_ path: String) -> String { "http://\(authority)\(path)" }
 
     /// Starts listening on `host` (an IPv4 or IPv6 literal) and an ephemeral port.
     /// `backlog` 0 with no accepting lets tests fill the queue to provoke a connect timeout.
-    init(host: String = "127.0.0.1", backlog: Int32 = 64, accepting: Bool = true,
+    public init(host: String = "127.0.0.1", backlog: Int32 = 64, accepting: Bool = true,
          handler: @escaping @Sendable (Request) -> Reply = { _ in .response(status: 404) }) throws {
         self.host = host
         self.handler = handler
         let isV6 = host.contains(":")
         let fd = socket(isV6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw OriginServerError("socket: \(errno)") }
+        guard fd >= 0 else { throw TestServerError("socket: \(errno)") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         let port: UInt16?
@@ -69,7 +68,7 @@ final class OriginServer: Sendable {
         }
         guard let port, listen(fd, backlog) == 0 else {
             close(fd)
-            throw OriginServerError("bind/listen on \(host): errno \(errno)")
+            throw TestServerError("bind/listen on \(host): errno \(errno)")
         }
         self.listener = fd
         self.port = port
@@ -93,7 +92,7 @@ final class OriginServer: Sendable {
     }
 
     /// Stops accepting; connections in progress end when their client goes away.
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }  // close once
         shutdown(listener, Int32(SHUT_RDWR))  // wakes the blocked accept()
         close(listener)
@@ -174,7 +173,7 @@ final class OriginServer: Sendable {
         return true
     }
 
-    static func sleep(_ duration: Duration) {
+    public static func sleep(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
@@ -182,7 +181,7 @@ final class OriginServer: Sendable {
     }
 }
 
-struct OriginServerError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestServerError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
