@@ -1,0 +1,82 @@
+# Sourced by scripts/load and scripts/robustness: finds or builds the release `archivegate`, installs
+# wrk when missing, raises the open-file limit.
+#
+# The binary: $ARCHIVEGATE_BIN when set, else the one scripts/check-image builds — the Dockerfile's
+# own `RUN swift build` line (a static release build) run on a hard-linked copy of what the build
+# stage COPYs, in .build-image-context/ with scratch .build-release-static/, exactly as check-image
+# does it. So CI (scripts/test runs these before check-image) builds it once: check-image's build
+# finds the same inodes and times and has nothing to do. It is also the binary the image ships.
+
+lg_say() { echo "${LG_NAME:-load}: $*" >&2; }
+lg_die() { echo "${LG_NAME:-load}: FAIL: $*" >&2; exit 1; }
+
+# The Dockerfile with continuation lines joined, each line prefixed by its stage's name
+# (the same parsing as scripts/check-image).
+lg_staged_dockerfile() {
+    sed -e ':join' -e '/\\$/{N; s/\\\n//; b join' -e '}' Dockerfile \
+        | awk '/^FROM /{stage = ($NF ~ /^[A-Za-z]/ && $(NF-1) ~ /^[Aa][Ss]$/) ? $NF : "unnamed"}
+               stage != "" && !/^[[:space:]]*#/ {print stage "\t" $0}'
+}
+
+# Sets LG_BIN to a release `archivegate`. Run from the repository root.
+lg_build_binary() {
+    if [ -n "${ARCHIVEGATE_BIN:-}" ]; then
+        [ -x "$ARCHIVEGATE_BIN" ] || lg_die "ARCHIVEGATE_BIN=$ARCHIVEGATE_BIN is not an executable"
+        LG_BIN="$ARCHIVEGATE_BIN"
+        lg_say "using ARCHIVEGATE_BIN=$LG_BIN (no build)"
+        return
+    fi
+    local root="$PWD" context="$PWD/.build-image-context" scratch="$PWD/.build-release-static"
+    local build_line copy_line source path words
+    build_line="$(lg_staged_dockerfile | awk -F'\t' '$1 == "build" && $2 ~ /^RUN swift build /{print $2}')"
+    if [ "$(printf '%s\n' "$build_line" | grep -c .)" -ne 1 ] || [[ "$build_line" == *['&;|$`<>']* ]]; then
+        # The Dockerfile no longer has the one plain line check-image parses: a build of our own.
+        lg_say "no single plain 'RUN swift build' line in Dockerfile: building in .build-release"
+        swift build -c release --product archivegate --scratch-path .build-release >&2
+        LG_BIN="$root/.build-release/release/archivegate"
+        return
+    fi
+    local -a build_command
+    read -r -a build_command <<< "${build_line#RUN }"
+    rm -rf "$context" && mkdir -p "$context"
+    while IFS= read -r copy_line; do
+        read -r -a words <<< "$copy_line"
+        for source in "${words[@]:1:${#words[@]}-2}"; do
+            case "$source" in --*) continue ;; /*|*..*) lg_die "COPY source outside the context: $source" ;; esac
+            for path in $source; do if [ -e "$path" ]; then cp -al --parents "$path" "$context/"; fi; done
+        done
+    done < <(lg_staged_dockerfile | awk -F'\t' '$1 == "build" && $2 ~ /^COPY / && $2 !~ /--from/ {print $2}')
+    lg_say "building the image's binary: ${build_command[*]} (in ${context#"$root"/}, scratch ${scratch#"$root"/}; shared with scripts/check-image)"
+    local started=$SECONDS
+    "${build_command[@]}" --package-path "$context" --scratch-path "$scratch" >&2 || lg_die "release build failed"
+    LG_BIN="$("${build_command[0]}" build -c release --package-path "$context" --scratch-path "$scratch" --show-bin-path)/archivegate"
+    [ -x "$LG_BIN" ] || lg_die "no binary at $LG_BIN"
+    lg_say "binary ready after $((SECONDS - started)) s: $LG_BIN"
+}
+
+# wrk from Debian when missing (root only).
+lg_need_wrk() {
+    command -v wrk > /dev/null && return
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get > /dev/null; then
+        lg_say "installing wrk"
+        { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk > /dev/null 2>&1 \
+            || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk > /dev/null; }; } \
+            || lg_die "could not install wrk (apt-get install wrk)"
+    else
+        lg_die "wrk is not installed (Debian: apt-get install wrk)"
+    fi
+}
+
+# The soft open-file limit raised to at least $1 (up to the hard limit); fails when the hard limit is lower.
+lg_need_files() {
+    local want="$1" soft hard
+    soft="$(ulimit -Sn)"; hard="$(ulimit -Hn)"
+    if [ "$soft" != unlimited ] && [ "$soft" -lt "$want" ]; then
+        if [ "$hard" = unlimited ] || [ "$hard" -ge "$want" ]; then
+            ulimit -Sn "$want"
+        else
+            lg_die "open-file limit: need $want, hard limit is $hard (raise it: ulimit -Hn / limits.conf)"
+        fi
+    fi
+    lg_say "open-file limit $(ulimit -Sn) (need $want)"
+}
