@@ -47,6 +47,7 @@ let package = Package(
             dependencies: [
                 "ArchiveGateCore",
                 "ArchiveGateFetch",
+                "ArchiveGateStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -89,6 +90,7 @@ let package = Package(
             name: "ArchiveGateServerTests",
             dependencies: [
                 "ArchiveGateServer",
+                "ArchiveGateStore",
                 // Built so the graceful-shutdown test can spawn the real `archivegate serve`.
                 "archivegate",
                 "ArchiveGateTestSupport",

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateStore
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -10,14 +11,19 @@ import NIOCore
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
-///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController
-///                     (Bearer key → tenant)      (token bucket → 429)    (body limits, gzip, core)
+///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController  (validate, convert)
+///                     (Bearer key → tenant)      (token bucket → 429)    ResultsController  (/v1/archives → store)
+///                                                                        FetchController    (libcurl → core [→ store])
 ///
-/// Throws when the tenant files cannot be loaded: better not to start than to start half-configured.
+/// `store` backs `/v1/archives`; with nil those endpoints answer 503 `store.disabled`. The caller
+/// owns it (opens it before, closes it after the application ran); the application runs the
+/// background purge of expired results. Throws when the tenant files cannot be loaded: better not
+/// to start than to start half-configured.
 public func buildApplication(
     configuration: ServerConfiguration,
     logger: Logger? = nil,
-    metrics: ServerMetrics = ServerMetrics()
+    metrics: ServerMetrics = ServerMetrics(),
+    store: (any ResultStore)? = nil
 ) throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "archivegate")
     logger.logLevel = configuration.logLevel
@@ -33,15 +39,18 @@ public func buildApplication(
         AccessLogMiddleware(logger: logger, metrics: metrics)
         ProblemMiddleware(methodsByPath: [
             "/v1/validate": [.post], "/v1/convert": [.post], "/v1/fetch": [.post],
+            "/v1/archives": [.get, .post], "/v1/archives/*": [.get, .delete], "/v1/archives/*/json": [.get],
             "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/openapi.yaml": [.get],
         ])
     }
-    OperationsController(metrics: metrics, tenantCount: tenants.tenants.count).register(on: router)
+    OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)
     let v1 = router.group("v1")
         .add(middleware: AuthenticationMiddleware(tenants: tenants))
         .add(middleware: RateLimitMiddleware())
+    let recorder = ResultRecorder(store: store, metrics: metrics)
     ArchiveController(metrics: metrics).register(on: v1)
-    FetchController(metrics: metrics, settings: configuration.fetch).register(on: v1)
+    ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register(on: v1)
+    FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register(on: v1)
 
     let headerTimeout = TimeAmount(configuration.headerTimeout)
     let http1 = HTTP1Channel.Configuration(
@@ -52,6 +61,7 @@ public func buildApplication(
         router: router,
         server: .http1(configuration: http1),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "archivegate"),
+        services: store.map { [PurgeService(store: $0, interval: configuration.store.purgeInterval, metrics: metrics, logger: logger)] } ?? [],
         logger: logger
     )
 }

@@ -32,6 +32,34 @@ import Testing
         #expect(withFlags.port == 9200)
     }
 
+    @Test func storeKeysFromFileAndEnvironment() async throws {
+        let defaults = try await ServerConfiguration.load(configDirectory: nil, environment: [:])
+        #expect(defaults.store == StoreSettings())
+        #expect(defaults.store.path == "./data/archivegate.sqlite")
+        #expect(defaults.store.retention == .seconds(604_800))
+        #expect(defaults.store.enabled)
+
+        let directory = try TestServer.makeConfigDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try #"{"store":{"path":"/var/lib/ag/results.sqlite","retentionSeconds":3600,"purgeIntervalSeconds":30,"maxPageSize":50}}"#
+            .write(toFile: directory + "/server.json", atomically: true, encoding: .utf8)
+        let environment = ["ARCHIVEGATE_STORE_BUSY_TIMEOUT_MILLISECONDS": "250", "ARCHIVEGATE_STORE_ENABLED": "false"]
+        let loaded = try await ServerConfiguration.load(configDirectory: directory, environment: environment)
+        #expect(loaded.store.path == "/var/lib/ag/results.sqlite")
+        #expect(loaded.store.retention == .seconds(3600))
+        #expect(loaded.store.purgeInterval == .seconds(30))
+        #expect(loaded.store.maxPageSize == 50)
+        #expect(loaded.store.busyTimeout == .milliseconds(250))
+        #expect(!loaded.store.enabled)
+
+        for (name, value) in [("ARCHIVEGATE_STORE_RETENTION_SECONDS", "0"), ("ARCHIVEGATE_STORE_MAX_PAGE_SIZE", "0"),
+                              ("ARCHIVEGATE_STORE_PURGE_INTERVAL_SECONDS", "-5")] {
+            await #expect(throws: ConfigurationError.self, "\(name)=\(value)") {
+                _ = try await ServerConfiguration.load(configDirectory: nil, environment: [name: value])
+            }
+        }
+    }
+
     @Test func outOfRangeValuesNameTheirKey() async throws {
         await #expect(throws: ConfigurationError.self) {
             _ = try await ServerConfiguration.load(configDirectory: nil, environment: ["ARCHIVEGATE_HTTP_PORT": "70000"])

@@ -98,8 +98,8 @@ import Testing
                 #expect(reply.headers.first(name: "Content-Type") == "application/problem+json")
             }
             let stored = try await Self.post(Self.fetchBody("http://127.0.0.1/", extra: #","store":true"#), port: port)
-            #expect(stored.status == 501)
-            #expect(stored.json["code"] as? String == "fetch.store_unavailable")
+            #expect(stored.status == 503, "without a store, store: true is refused before fetching")
+            #expect(stored.json["code"] as? String == "store.disabled")
 
             let anonymous = try await TestServer.send("/v1/fetch", port: port, body: Self.fetchBody("http://127.0.0.1/"),
                                                       contentType: "application/json")

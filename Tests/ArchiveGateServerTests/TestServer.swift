@@ -1,4 +1,5 @@
 import ArchiveGateServer
+import ArchiveGateStore
 import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
@@ -59,8 +60,10 @@ enum TestServer {
     }
 
     /// Runs `body` against a live server on an ephemeral loopback port.
-    /// `configure` adjusts the configuration first (e.g. `fetch.allowedRanges`).
+    /// `configure` adjusts the configuration first (e.g. `fetch.allowedRanges`); `store` backs
+    /// `/v1/archives` (nil: those endpoints answer 503 `store.disabled`).
     static func run(configure: (inout ServerConfiguration) -> Void = { _ in },
+                    store: (any ResultStore)? = nil,
                     _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let directory = try makeConfigDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -71,7 +74,7 @@ enum TestServer {
         configure(&configuration)
         var logger = Logger(label: "archivegate-test")
         logger.logLevel = .warning
-        let app = try buildApplication(configuration: configuration, logger: logger)
+        let app = try buildApplication(configuration: configuration, logger: logger, store: store)
         try await app.test(.live) { client in
             try await body(client.port!)
         }

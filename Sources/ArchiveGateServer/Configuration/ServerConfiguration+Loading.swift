@@ -12,7 +12,7 @@ extension ServerConfiguration {
     /// `<configDirectory>/server.json`, then the built-in defaults. Relative paths in the file are
     /// relative to `configDirectory`.
     ///
-    /// Every key is listed in docs/HTTP.md.
+    /// Every key is listed in README.md (Configuration).
     public static func load(
         configDirectory: String?,
         overrides: [String: String] = [:],
@@ -77,6 +77,16 @@ extension ServerConfiguration {
         fetch.totalTimeout = .seconds(try integer(reader, "fetch.totalTimeoutSeconds", 30, range: 1...3600))
         fetch.maxConcurrentPerTenant = try integer(reader, "fetch.maxConcurrentPerTenant", fetch.maxConcurrentPerTenant, range: 1...10_000)
         configuration.fetch = fetch
+
+        var store = StoreSettings()
+        store.enabled = reader.bool(forKey: "store.enabled", default: store.enabled)
+        store.path = reader.string(forKey: "store.path", default: store.path)
+        guard !store.path.isEmpty else { throw ConfigurationError(key: "store.path", "must not be empty") }
+        store.retention = .seconds(try integer(reader, "store.retentionSeconds", 7 * 24 * 60 * 60, range: 1...(100 * 365 * 24 * 60 * 60)))
+        store.purgeInterval = .seconds(try integer(reader, "store.purgeIntervalSeconds", 300, range: 1...86400))
+        store.busyTimeout = .milliseconds(try integer(reader, "store.busyTimeoutMilliseconds", 10_000, range: 0...600_000))
+        store.maxPageSize = try integer(reader, "store.maxPageSize", store.maxPageSize, range: 1...10_000)
+        configuration.store = store
         return configuration
     }
 

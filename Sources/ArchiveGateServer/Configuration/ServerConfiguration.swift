@@ -24,6 +24,27 @@ public struct ServerConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// `POST /v1/fetch`: which destinations, how much and how long.
     public var fetch: FetchSettings = FetchSettings()
+    /// `/v1/archives`: where results are stored and for how long.
+    public var store: StoreSettings = StoreSettings()
+
+    public init() {}
+}
+
+/// Settings of the result store behind `/v1/archives` (the `store.*` keys).
+public struct StoreSettings: Sendable, Hashable {
+    /// False turns the store off: `/v1/archives` and `POST /v1/fetch` with `store: true` answer 503
+    /// `store.disabled`, and nothing is written to disk.
+    public var enabled: Bool = true
+    /// The SQLite file; a relative path is relative to the working directory. Its folder is created.
+    public var path: String = "./data/archivegate.sqlite"
+    /// How long a result stays readable after it is stored.
+    public var retention: Duration = .seconds(7 * 24 * 60 * 60)
+    /// How often the background task deletes expired results (they are invisible before that).
+    public var purgeInterval: Duration = .seconds(300)
+    /// How long a write waits for another process's lock on the file before the request gets a 503.
+    public var busyTimeout: Duration = .seconds(10)
+    /// The largest page `GET /v1/archives` returns, and its default page size's cap.
+    public var maxPageSize: Int = 100
 
     public init() {}
 }

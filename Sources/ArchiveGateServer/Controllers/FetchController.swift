@@ -9,7 +9,7 @@ import Synchronization
 /// answers the tenant's validation report, the same document as `POST /v1/validate`.
 ///
 ///     body    {"url": "https://…", "mode": "plain" | "typed", "store": false}   unknown fields → 400
-///     store   true → 501 fetch.store_unavailable (the result store is not wired yet)
+///     store   true → stored like POST /v1/archives (source = the URL): 201 result + Location
 ///     slots   at most `fetch.maxConcurrentPerTenant` fetches per tenant → else 429 + Retry-After
 ///     fetch   FetchError → its own problem (403, 413, 504, 502, 400)
 ///     decode  as for uploads (422, 413)
@@ -21,6 +21,7 @@ struct FetchController {
 
     let metrics: ServerMetrics
     let settings: FetchSettings
+    let recorder: ResultRecorder
     let fetcher = ArchiveFetcher(userAgent: "ArchiveGate-fetch/1")
     let slots = FetchSlots()
 
@@ -31,10 +32,8 @@ struct FetchController {
     @Sendable func fetch(_ request: Request, context: Context) async throws -> Response {
         guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
         let body = try await Self.parse(request)
-        guard !body.store else {
-            metrics.recordFetch(outcome: "fetch.store_unavailable", tenant: tenant.id)
-            throw ProblemError.fetchStoreUnavailable
-        }
+        // Refuse before fetching anything when the result could not be kept.
+        if body.store { _ = try recorder.requireStore() }
         guard slots.acquire(tenant.id, limit: settings.maxConcurrentPerTenant) else {
             metrics.recordFetch(outcome: "fetch.concurrency_limited", tenant: tenant.id)
             throw ProblemError.fetchConcurrencyLimited(limit: settings.maxConcurrentPerTenant)
@@ -58,6 +57,9 @@ struct FetchController {
         metrics.recordFetch(outcome: "ok", tenant: tenant.id)
         metrics.recordArchive(bytes: fetched.bytes.count, tenant: tenant.id)
         context.trace.update { $0.archiveBytes = fetched.bytes.count }
+        if body.store {
+            return try await recorder.record(fetched.bytes, source: .url(body.url), mode: body.mode, tenant: tenant, context: context)
+        }
         let report = try tenant.inspector.validate(fetched.bytes)
         let codes = report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)

@@ -1,3 +1,4 @@
+import ArchiveGateStore
 import Foundation
 import Hummingbird
 
@@ -6,14 +7,26 @@ struct OperationsController {
     typealias Context = ArchiveRequestContext
     let metrics: ServerMetrics
     let tenantCount: Int
+    let store: (any ResultStore)?
 
     func register(on router: Router<Context>) {
         router.get("healthz") { _, _ in
             Self.json(#"{"status":"ok"}"#)
         }
-        // Ready once the process has loaded its configuration and tenants (it is built only then).
-        router.get("readyz") { _, _ in
-            Self.json(#"{"status":"ready","tenants":\#(tenantCount)}"#)
+        // Ready once the process has loaded its configuration and tenants (it is built only then)
+        // and, when it has one, its result store answers.
+        router.get("readyz") { _, context in
+            var storeState = "disabled"
+            if let store {
+                do {
+                    try await store.healthCheck()
+                    storeState = "ok"
+                } catch {
+                    context.logger.error("readiness: result store failed", metadata: ["error": "\(error)"])
+                    return Self.json(#"{"status":"unavailable","store":"failing","tenants":\#(tenantCount)}"#, status: .serviceUnavailable)
+                }
+            }
+            return Self.json(#"{"status":"ready","store":"\#(storeState)","tenants":\#(tenantCount)}"#)
         }
         router.get("metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -25,7 +38,7 @@ struct OperationsController {
         }
     }
 
-    private static func json(_ text: String) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    private static func json(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

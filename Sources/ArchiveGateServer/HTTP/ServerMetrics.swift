@@ -46,6 +46,28 @@ public struct ServerMetrics: Sendable {
             .increment()
     }
 
+    /// `archivegate_store_operation_duration_seconds{operation}` (put, get, list, delete, purge) and,
+    /// for failures, `archivegate_store_errors_total{operation,code}`.
+    func recordStoreOperation(_ operation: String, duration: Duration, failureCode: String? = nil) {
+        Metrics.Timer(label: "archivegate_store_operation_duration_seconds", dimensions: [("operation", operation)], factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        if let failureCode {
+            Counter(label: "archivegate_store_errors_total", dimensions: [("operation", operation), ("code", failureCode)], factory: factory)
+                .increment()
+        }
+    }
+
+    /// `archivegate_results_stored_total{tenant,outcome}`: `created`, or `existing` for an idempotent re-upload.
+    func recordStoredResult(created: Bool, tenant: String) {
+        Counter(label: "archivegate_results_stored_total", dimensions: [("outcome", created ? "created" : "existing"), ("tenant", tenant)],
+                factory: factory).increment()
+    }
+
+    /// `archivegate_results_purged_total`: expired results the background task deleted.
+    func recordPurgedResults(_ count: Int) {
+        Counter(label: "archivegate_results_purged_total", factory: factory).increment(by: count)
+    }
+
     /// The Prometheus text exposition.
     public func render() -> String {
         registry.emitToString()

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateStore
 import HTTPTypes
 import Hummingbird
 import Logging
@@ -11,15 +12,26 @@ import NIOCore
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ArchiveRequestContext
     /// Methods served by each path, so a known path with another method is a 405 with `Allow`
-    /// (Hummingbird's router answers 404 for both).
+    /// (Hummingbird's router answers 404 for both). A `*` segment matches any one segment.
     let methodsByPath: [String: [HTTPRequest.Method]]
+
+    static func methods(forPath path: String, in table: [String: [HTTPRequest.Method]]) -> [HTTPRequest.Method]? {
+        if let methods = table[path] { return methods }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (pattern, methods) in table where pattern.contains("*") {
+            let patternSegments = pattern.split(separator: "/", omittingEmptySubsequences: false)
+            guard patternSegments.count == segments.count else { continue }
+            if zip(patternSegments, segments).allSatisfy({ $0 == "*" ? !$1.isEmpty : $0 == $1 }) { return methods }
+        }
+        return nil
+    }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && context.endpointPath == "NotFound" {
             var problem = ProblemError.notFound
-            if let methods = methodsByPath[request.uri.path] {
+            if let methods = Self.methods(forPath: request.uri.path, in: methodsByPath) {
                 problem = ProblemError(.methodNotAllowed, code: "request.method_not_allowed", title: "Method Not Allowed",
                                        detail: "\(request.uri.path) supports \(methods.map(\.rawValue).joined(separator: ", ")).",
                                        headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
@@ -39,6 +51,11 @@ struct ProblemMiddleware: RouterMiddleware {
             return problem
         case let archiveError as ArchiveGateError:
             return archiveError.problemError
+        case let failure as StoreFailure:
+            if failure.error.code != .invalidCursor {
+                logger.error("result store failed", metadata: ["error": "\(failure.error)"])
+            }
+            return .storeFailed(failure.error)
         case is NIOTooManyBytesError:
             return ProblemError(.contentTooLarge, code: "request.body_too_large", title: "Content Too Large",
                                 detail: "The request body exceeds the tenant's limit.")

@@ -20,10 +20,6 @@ extension ProblemError {
         return ProblemError(status, code: error.code.rawValue, title: title, detail: error.message)
     }
 
-    static let fetchStoreUnavailable = ProblemError(
-        .notImplemented, code: "fetch.store_unavailable", title: "Not Implemented",
-        detail: "Storing fetched archives is not available yet; send \"store\": false.")
-
     static func fetchConcurrencyLimited(limit: Int) -> ProblemError {
         var headers = HTTPFields()
         headers[.retryAfter] = "1"

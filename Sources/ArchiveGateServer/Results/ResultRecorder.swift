@@ -1,0 +1,76 @@
+import ArchiveGateCore
+import ArchiveGateStore
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Converts an archive under the tenant's policy and stores the outcome: what `POST /v1/archives`
+/// and `POST /v1/fetch` with `"store": true` share.
+///
+/// The response is sent only after the store's transaction committed (`ResultStore.put` returns
+/// once the result is durable), so a 201 always names a result that survives a crash.
+struct ResultRecorder: Sendable {
+    let store: (any ResultStore)?
+    let metrics: ServerMetrics
+
+    /// 201 + `Location` for a new result, 200 + `Location` when the tenant already stored the same
+    /// bytes in the same mode (the earlier result, unchanged). Either way the body is the result
+    /// document. An archive the policy rejects is stored with its report only; one that cannot be
+    /// decoded at all is a 422 problem and nothing is stored.
+    func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
+        let store = try requireStore()
+        let inspection = try tenant.inspector.convert(bytes, mode: mode)
+        let codes = inspection.report.violations.map(\.code)
+        metrics.recordViolations(codes, tenant: tenant.id)
+        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
+
+        let new = NewResult(
+            tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
+            report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json)
+        let outcome = try await measured("put") { try await store.put(new) }
+        metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
+        var headers: HTTPFields = [.contentType: "application/json", .location: "/v1/archives/\(outcome.result.id)"]
+        headers[.archiveGateViolations] = String(inspection.report.violations.count)
+        return Response(status: outcome.created ? .created : .ok, headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(bytes: ResultDocument.result(outcome.result))))
+    }
+
+    func requireStore() throws -> any ResultStore {
+        guard let store else { throw ProblemError.storeDisabled }
+        return store
+    }
+
+    /// Runs one store call, recording its latency (and failure code) and turning store errors into problems.
+    func measured<Value>(_ operation: String, _ body: () async throws -> Value) async throws -> Value {
+        let start = ContinuousClock.now
+        do {
+            let value = try await body()
+            metrics.recordStoreOperation(operation, duration: ContinuousClock.now - start)
+            return value
+        } catch let error as ResultStoreError {
+            metrics.recordStoreOperation(operation, duration: ContinuousClock.now - start, failureCode: error.code.description)
+            throw StoreFailure(error: error)
+        }
+    }
+}
+
+/// A store error on its way to `ProblemMiddleware`, which logs the underlying message (never shown
+/// to the client) and answers with ``ProblemError/storeFailed(_:)``.
+struct StoreFailure: Error {
+    let error: ResultStoreError
+}
+
+extension Digest {
+    /// Lower-case hex, as the store keeps SHA-256 digests.
+    var hexDigits: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(Self.byteCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0xF)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

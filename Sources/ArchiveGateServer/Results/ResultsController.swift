@@ -1,0 +1,115 @@
+import ArchiveGateCore
+import ArchiveGateStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `/v1/archives`: stored results, each visible to its own tenant only.
+///
+///     POST   /v1/archives?mode=plain|typed  201 result + Location (200 for an idempotent re-upload)
+///     GET    /v1/archives?limit=&cursor=    200 page of the tenant's results, newest first
+///     GET    /v1/archives/{id}              200 result (metadata + report)
+///     GET    /v1/archives/{id}/json         200 the stored JSON as stored; ETag, If-None-Match → 304
+///     DELETE /v1/archives/{id}              204
+///
+/// An unknown id, an expired result and another tenant's result all answer the same 404.
+struct ResultsController {
+    typealias Context = ArchiveRequestContext
+    /// Page size of `GET /v1/archives` without `limit`.
+    static let defaultPageSize = 20
+
+    let recorder: ResultRecorder
+    let maxPageSize: Int
+
+    func register(on group: RouterGroup<Context>) {
+        let archives = group.group("archives")
+        archives.post(use: create)
+        archives.get(use: list)
+        archives.get(":id", use: show)
+        archives.get(":id/json", use: json)
+        archives.delete(":id", use: delete)
+    }
+
+    @Sendable func create(_ request: Request, context: Context) async throws -> Response {
+        let tenant = try requireTenant(context)
+        _ = try recorder.requireStore()
+        let mode = try Self.mode(request)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        recorder.metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
+        context.trace.update { $0.archiveBytes = bytes.count }
+        return try await recorder.record(bytes, source: .upload, mode: mode, tenant: tenant, context: context)
+    }
+
+    @Sendable func list(_ request: Request, context: Context) async throws -> Response {
+        let tenant = try requireTenant(context)
+        let store = try recorder.requireStore()
+        var limit = Self.defaultPageSize
+        if let text = request.uri.queryParameters["limit"] {
+            guard let value = Int(String(text)), value >= 1 else {
+                throw ProblemError.invalidRequest("limit is a whole number from 1 to \(maxPageSize), not '\(text)'.")
+            }
+            limit = min(value, maxPageSize)
+        }
+        var cursor: ResultCursor?
+        if let text = request.uri.queryParameters["cursor"] {
+            do { cursor = try ResultCursor(String(text)) } catch { throw ProblemError.storeFailed(error) }
+        }
+        let page = try await recorder.measured("list") { [cursor, limit] in
+            try await store.list(tenant: tenant.id, limit: limit, cursor: cursor)
+        }
+        return Self.json(.ok, ResultDocument.page(page))
+    }
+
+    @Sendable func show(_ request: Request, context: Context) async throws -> Response {
+        let result = try await find(context)
+        return Self.json(.ok, ResultDocument.result(result))
+    }
+
+    /// The converted JSON exactly as stored; results never change, so the id is a strong ETag.
+    @Sendable func json(_ request: Request, context: Context) async throws -> Response {
+        let result = try await find(context)
+        guard let json = result.convertedJSON else { throw ProblemError.resultHasNoJSON }
+        var headers: HTTPFields = [.eTag: result.etag, .cacheControl: "private, max-age=0, must-revalidate"]
+        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: result.etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json)))
+    }
+
+    @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
+        let tenant = try requireTenant(context)
+        let store = try recorder.requireStore()
+        let id = try context.parameters.require("id")
+        let deleted = try await recorder.measured("delete") { try await store.delete(tenant: tenant.id, id: id) }
+        guard deleted else { throw ProblemError.resultNotFound }
+        return Response(status: .noContent)
+    }
+
+    private func find(_ context: Context) async throws -> StoredResult {
+        let tenant = try requireTenant(context)
+        let store = try recorder.requireStore()
+        let id = try context.parameters.require("id")
+        guard let result = try await recorder.measured("get", { try await store.get(tenant: tenant.id, id: id) }) else {
+            throw ProblemError.resultNotFound
+        }
+        return result
+    }
+
+    private func requireTenant(_ context: Context) throws -> Tenant {
+        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
+        return tenant
+    }
+
+    static func mode(_ request: Request) throws -> OutputMode {
+        let name = request.uri.queryParameters["mode"].map(String.init) ?? "plain"
+        guard let mode = OutputMode(rawValue: name) else {
+            throw ProblemError.invalidRequest("mode is 'plain' or 'typed', not '\(name)'.")
+        }
+        return mode
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ body: [UInt8]) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
