@@ -20,7 +20,7 @@ struct ResultRecorder: Sendable {
     /// decoded at all is a 422 problem and nothing is stored.
     func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
         let store = try requireStore()
-        let inspection = try tenant.inspector.convert(bytes, mode: mode)
+        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.convert(bytes, mode: mode) }
         let codes = inspection.report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)
         context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
