@@ -202,6 +202,12 @@ class Server:
             counts[key] = counts.get(key, 0) + int(float(value))
         return counts
 
+    def cpu_seconds(self):
+        """User + system CPU time the server has used so far."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def open_files(self):
         return len(os.listdir(f"/proc/{self.process.pid}/fd"))
 
@@ -256,7 +262,7 @@ class Wrk:
     """One wrk process (started at once; `result()` waits and parses its LOADJSON line)."""
 
     def __init__(self, server, tenant, case, connections, duration, threads=None, path="/v1/validate",
-                 timeout_s=10, body_file=None):
+                 timeout_s=30, body_file=None):
         self.case = case
         self.connections = connections
         self.duration = duration

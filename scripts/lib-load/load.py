@@ -59,7 +59,7 @@ def main():
                     w1 = harness.Wrk(server, tenant, "1k", small, warmup, args.threads)
                     w2 = harness.Wrk(server, tenant, "200k", big, warmup, args.threads)
                     w1.result(); w2.result()
-                metrics_before = server.metrics()
+                metrics_before, cpu_before = server.metrics(), server.cpu_seconds()
                 w1 = harness.Wrk(server, tenant, "1k", small, duration, args.threads)
                 w2 = harness.Wrk(server, tenant, "200k", big, duration, args.threads)
                 results = [w1.result(), w2.result()]
@@ -68,16 +68,22 @@ def main():
             else:
                 if warmup:
                     harness.Wrk(server, tenant, case, args.connections, warmup, args.threads).result()
-                metrics_before = server.metrics()
+                metrics_before, cpu_before = server.metrics(), server.cpu_seconds()
                 results = [harness.Wrk(server, tenant, case, args.connections, duration, args.threads).result()]
                 results[0]["label"] = f"{case} ({sizes[case]} B)"
             delta = harness.metrics_delta(metrics_before, server.metrics())
+            cpu = server.cpu_seconds() - cpu_before
+            served = sum(delta.values())
             for result in results:
+                # Server CPU per request: comparable across runs even when other work shares the cores.
+                result["cpu_ms"] = 1000 * cpu / served if served else 0.0
+                result["cpu_share"] = cpu / (result["duration_us"] / 1e6)
                 say(f"{result['label']}: {harness.describe(result)}")
                 rows.append(result)
                 if result["status"] or result["socket_errors"]:
                     failures.append(f"{result['label']}: non-2xx {result['status']}, socket errors {result['socket_errors']}")
-            say(f"server-side statuses during the run: {format_statuses(delta)}")
+            say(f"server-side statuses during the run: {format_statuses(delta)}; server CPU {cpu:.1f} s "
+                f"({results[0]['cpu_share']:.2f} cores, {results[0]['cpu_ms']:.3f} ms per request)")
             statuses = {status for (_, status) in delta}
             if statuses - {"200"}:
                 failures.append(f"{case}: server answered statuses other than 200: {format_statuses(delta)}")
@@ -113,8 +119,8 @@ def render(rows, before, after, args, duration, rss, hwm):
         f"wrk {args.threads or os.cpu_count()} threads, {duration:g} s per run, server log level {args.log_level}; "
         f"load average before {before['load']}, after {after['load']}; server RSS after {rss:.0f} MiB, peak {hwm:.0f} MiB",
         "",
-        "| case | conns | requests | req/s | p50 ms | p99 ms | max ms | non-2xx | socket errors | target | met |",
-        "|---|--:|--:|--:|--:|--:|--:|--:|--:|---|:-:|",
+        "| case | conns | requests | req/s | p50 ms | p99 ms | max ms | non-2xx | socket errors | server CPU ms/req | server cores | target | met |",
+        "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|:-:|",
     ]
     for row in rows:
         target = TARGETS.get(row["case"]) if not row["label"].startswith(("1k with", "200k alongside")) else None
@@ -130,7 +136,8 @@ def render(rows, before, after, args, duration, rss, hwm):
             row["target_text"] = f"{row['case']}: {text} (measured {row['rps']:,.0f} req/s, p99 {ms(row['p99_us'])} ms)"
         lines.append(
             f"| {row['label']} | {row['connections']} | {row['requests']:,} | {row['rps']:,.0f} | {ms(row['p50_us'])} | "
-            f"{ms(row['p99_us'])} | {ms(row['max_us'])} | {row['status']} | {row['socket_errors']} | {text} | "
+            f"{ms(row['p99_us'])} | {ms(row['max_us'])} | {row['status']} | {row['socket_errors']} | "
+            f"{row['cpu_ms']:.3f} | {row['cpu_share']:.2f} | {text} | "
             f"{'–' if met is None else ('yes' if met else '**no**')} |")
     return "\n".join(lines)
 
