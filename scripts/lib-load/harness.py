@@ -131,7 +131,9 @@ class Server:
             self.process = subprocess.Popen(
                 [self.binary, "serve", "--config", self.directory, "--host", "127.0.0.1",
                  "--port", str(self.port)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log)
+                # The config folder is the working directory too: the result store's default
+                # ./data/archivegate.sqlite lands there, not in the repository.
+                cwd=self.directory, stdin=subprocess.DEVNULL, stdout=log, stderr=log)
             log.close()
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
