@@ -102,6 +102,10 @@ struct BenchReport {
                 let budget = Double(2 * row.bytes + plain.outputBytes)
                 add("issue 7: plain peak growth ≤ 2× input + output on 50mb (ratio to that budget)", growth / budget, "%.2f") { $0 <= 1 }
             }
+            if let validate = row.results[.validate], validate.status == .ok {
+                let growth = Double(validate.peakKiB - validate.startKiB) * 1024
+                add("issue 7: validate peak growth ≤ 2× input on 50mb (ratio to that budget)", growth / Double(2 * row.bytes), "%.2f") { $0 <= 1 }
+            }
         }
         return lines.count > 4 ? lines : []
     }

@@ -18,10 +18,7 @@ enum CaseChild {
         var result = CaseResult(engine: request.engine, input: request.input, status: .ok)
         result.startKiB = ProcessMemory.currentKiB
         do {
-            guard let data = FileManager.default.contents(atPath: request.inputFile) else {
-                throw BenchError.usage("cannot read \(request.inputFile)")
-            }
-            let body = try request.engine.prepare([UInt8](data))
+            let body = try request.engine.prepare(inputFile: request.inputFile)
             var outputBytes = 0
             result.samples = try sample(request.plan) { outputBytes = try body() }
             result.outputBytes = outputBytes

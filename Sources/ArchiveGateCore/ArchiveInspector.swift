@@ -51,7 +51,7 @@ public struct ArchiveInspector: Sendable {
                                        "shared references would expand to \(count) JSON values; the limit is \(policy.limits.maxOutputNodes)")
                 }
                 var renderer = PlainRenderer(archive: archive, redactions: evaluation.redactions,
-                                             limits: policy.limits, pretty: pretty)
+                                             limits: policy.limits, pretty: pretty, shapes: evaluation.shapes)
                 json = try renderer.render()
             case .typed:
                 var renderer = TypedRenderer(archive: archive, redactions: evaluation.redactions,

@@ -6,7 +6,7 @@ extension FoundationShape {
     struct ReferenceField {
         let key: StaticString
         let accepts: ClassSet
-        let jsonName: String?
+        let jsonName: StaticString?
     }
 
     static let stringClasses = ClassSet(names: ["NSString", "NSMutableString"])

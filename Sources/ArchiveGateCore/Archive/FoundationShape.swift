@@ -54,6 +54,29 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The shape with this `ordinal`.
+    static let byOrdinal: [FoundationShape] = allCases.sorted { $0.ordinal < $1.ordinal }
+
     /// True for the shapes that render as JSON arrays of their `NS.objects`.
     public var isCollection: Bool { self == .array || self == .set || self == .orderedSet }
+}
+
+/// The Foundation shape of each object, worked out once (`KeyedArchive.shape(of:)` reads fields)
+/// and shared by the policy walk and the renderers.
+struct ShapeCache {
+    /// Per UID: -2 not yet known, -1 no shape, else the shape's ordinal.
+    private var ordinals: [Int8]
+
+    init(objectCount: Int) {
+        ordinals = Array(repeating: -2, count: objectCount)
+    }
+
+    mutating func shape(of uid: Int, in archive: KeyedArchive) throws(ArchiveError) -> FoundationShape? {
+        let cached = ordinals[uid]
+        if cached >= 0 { return FoundationShape.byOrdinal[Int(cached)] }
+        if cached == -1 { return nil }
+        let shape = try archive.shape(of: uid)
+        ordinals[uid] = shape.map { Int8($0.ordinal) } ?? -1
+        return shape
+    }
 }

@@ -20,7 +20,7 @@ extension KeyedArchive {
             guard let index = scalarField(uid, "NS.time"), plist[index].kind == .real || plist[index].kind == .integer,
                   plist.double(at: index)?.isFinite == true else { return nil }
             return shape
-        case .array, .set, .orderedSet: return collectionElements(uid) != nil ? shape : nil
+        case .array, .set, .orderedSet: return collectionLayout(uid) != nil ? shape : nil
         case .dictionary:
             guard let keys = uidArray(uid, "NS.keys"), let values = uidArray(uid, "NS.objects") else { return nil }
             guard keys.count == values.count else {
@@ -48,12 +48,20 @@ extension KeyedArchive {
     /// The elements of an NSArray/NSSet/NSOrderedSet: the `NS.objects` array, or the
     /// `NS.object.0`, `NS.object.1`, … fields corelibs writes for ordered sets. Nil when neither.
     public func collectionElements(_ uid: Int) -> [CollectionElement]? {
+        guard let layout = collectionLayout(uid) else { return nil }
+        return (0 ..< layout.count).map { CollectionElement(target: layout.target(at: $0, in: self), site: layout.site(at: $0, uid: uid)) }
+    }
+
+    /// Where a collection's elements are, without copying them: the walks index into it.
+    func collectionLayout(_ uid: Int) -> CollectionLayout? {
         let index = plistIndex(of: uid)
         if let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects") {
-            guard let elements = uidArray(uid, "NS.objects") else { return nil }
-            return elements.enumerated().map { position, element in
-                CollectionElement(target: Int(plist[Int(element)].first), site: ReferenceSite(uid: uid, pair: pair, element: position))
-            }
+            let value = plist.dictionaryValue(index, pair: pair)
+            guard plist[value].kind == .array else { return nil }
+            let start = Int(plist[value].first)
+            let count = Int(plist[value].second)
+            for position in start ..< start + count where plist[Int(plist.references[position])].kind != .uid { return nil }
+            return .objects(pair: pair, start: start, count: count)
         }
         var numbered = [(position: Int, element: CollectionElement)]()
         for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
@@ -64,7 +72,7 @@ extension KeyedArchive {
         }
         numbered.sort { $0.position < $1.position }
         for (expected, entry) in numbered.enumerated() where entry.position != expected { return nil }
-        return numbered.map(\.element)
+        return .numbered(numbered.map(\.element))
     }
 
     /// The plist index of data held in a field value: inline data, or a UID of inline data or of an
@@ -84,5 +92,37 @@ extension KeyedArchive {
     /// The text of the string object a field refers to.
     public func referencedString(_ uid: Int, _ key: StaticString) -> String? {
         field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:))
+    }
+}
+
+/// How a collection object holds its elements.
+enum CollectionLayout {
+    /// An `NS.objects` array of UIDs: element `i` is the UID object at `references[start + i]`, and
+    /// its site is element `i` of field pair `pair`.
+    case objects(pair: Int, start: Int, count: Int)
+    /// `NS.object.N` fields, in `N` order.
+    case numbered([KeyedArchive.CollectionElement])
+
+    var count: Int {
+        switch self {
+        case .objects(_, _, let count): count
+        case .numbered(let elements): elements.count
+        }
+    }
+
+    @inline(__always)
+    func target(at position: Int, in archive: KeyedArchive) -> Int {
+        switch self {
+        case .objects(_, let start, _): Int(archive.plist.objects[Int(archive.plist.references[start + position])].first)
+        case .numbered(let elements): elements[position].target
+        }
+    }
+
+    @inline(__always)
+    func site(at position: Int, uid: Int) -> ReferenceSite {
+        switch self {
+        case .objects(let pair, _, _): ReferenceSite(uid: uid, pair: pair, element: position)
+        case .numbered(let elements): elements[position].site
+        }
     }
 }

@@ -120,14 +120,17 @@ private struct EntryClassifier {
     var entries: [KeyedArchive.Entry]
     var classes: [ArchiveClass] = []
     private var classIndexByName: [String: Int] = [:]
-    private var inlineClassIndex: [PropertyListObject.Kind: Int] = [:]
-    private var classIndexByRecord: [Int: Int] = [:]
+    /// Class-table indices of the inline pseudo-classes NSString, NSData, NSDate, NSNumber; -1 until seen.
+    private var inlineClassIndex = [-1, -1, -1, -1]
+    /// The class-table index of each class record resolved so far, by UID; -1 when not yet.
+    private var classIndexByRecord: [Int32]
 
     init(plist: PropertyList, objectsStart: Int, count: Int) {
         self.plist = plist
         self.objectsStart = objectsStart
         self.count = count
         self.entries = Array(repeating: .null, count: count)
+        self.classIndexByRecord = Array(repeating: -1, count: count)
     }
 
     func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
@@ -140,14 +143,24 @@ private struct EntryClassifier {
             let object = plist[index]
             switch object.kind {
             case .dictionary:
-                let hasClassName = plist.dictionaryValue(index, forKey: "$classname") != nil
-                let hasClass = plist.dictionaryValue(index, forKey: "$class") != nil
+                var hasClassName = false
+                var hasClass = false
+                var hasClasses = false
+                let referencesStart = Int(object.first)
+                for pair in 0 ..< Int(object.second) {
+                    switch reservedKey(Int(plist.references[referencesStart + 2 * pair])) {
+                    case .className: hasClassName = true
+                    case .class: hasClass = true
+                    case .classes: hasClasses = true
+                    case .other: break
+                    }
+                }
                 if hasClassName && hasClass {
                     throw ArchiveError(.invalidObject, path: path, "an entry cannot be both a class record and an instance")
                 }
                 if hasClassName {
                     entries[uid] = .classRecord
-                } else if !hasClass, plist.dictionaryValue(index, forKey: "$classes") != nil {
+                } else if !hasClass, hasClasses {
                     throw ArchiveError(.invalidClassRecord, path: path + "/$classname", "class record has $classes but no $classname")
                 } else if !hasClass {
                     throw ArchiveError(.missingClass, path: path, "dictionary has neither $class nor $classname")
@@ -165,35 +178,57 @@ private struct EntryClassifier {
         }
     }
 
-    private mutating func inlineClass(for kind: PropertyListObject.Kind) -> Int {
-        let normalized: PropertyListObject.Kind
-        let name: String
-        switch kind {
-        case .asciiString, .utf8String, .utf16String: (normalized, name) = (.asciiString, "NSString")
-        case .data: (normalized, name) = (.data, "NSData")
-        case .date: (normalized, name) = (.date, "NSDate")
-        default: (normalized, name) = (.integer, "NSNumber")
+    private enum ReservedKey {
+        case `class`, className, classes, other
+    }
+
+    /// Which of the class-related keys a key object is, read from its bytes.
+    private func reservedKey(_ keyIndex: Int) -> ReservedKey {
+        let key = plist[keyIndex]
+        guard key.kind == .asciiString || key.kind == .utf8String else {
+            if plist.stringEquals(keyIndex, "$class") { return .class }
+            if plist.stringEquals(keyIndex, "$classname") { return .className }
+            if plist.stringEquals(keyIndex, "$classes") { return .classes }
+            return .other
         }
-        if let existing = inlineClassIndex[normalized] { return existing }
+        let length = Int(key.second)
+        guard length >= 6, length <= 10, plist.bytes[Int(key.first)] == UInt8(ascii: "$") else { return .other }
+        if plist.stringEquals(keyIndex, "$class") { return .class }
+        if plist.stringEquals(keyIndex, "$classname") { return .className }
+        if plist.stringEquals(keyIndex, "$classes") { return .classes }
+        return .other
+    }
+
+    private mutating func inlineClass(for kind: PropertyListObject.Kind) -> Int {
+        let slot: Int
+        switch kind {
+        case .asciiString, .utf8String, .utf16String: slot = 0
+        case .data: slot = 1
+        case .date: slot = 2
+        default: slot = 3
+        }
+        if inlineClassIndex[slot] >= 0 { return inlineClassIndex[slot] }
+        let name = ["NSString", "NSData", "NSDate", "NSNumber"][slot]
         classes.append(ArchiveClass(name: name, claimedChain: [], isInline: true))
-        inlineClassIndex[normalized] = classes.count - 1
+        inlineClassIndex[slot] = classes.count - 1
         return classes.count - 1
     }
 
     private mutating func resolveInstance(_ uid: Int) throws(ArchiveError) -> Int {
         let index = plistIndex(uid)
         var classIndex: Int?
+        let referencesStart = Int(plist[index].first)
         for pair in 0 ..< plist.count(of: index) {
-            let keyIndex = plist.dictionaryKey(index, pair: pair)
-            let value = plist.dictionaryValue(index, pair: pair)
-            if plist.stringEquals(keyIndex, "$class") {
-                guard let record = plist.uid(at: value), record < count, case .classRecord = entries[record] else {
-                    throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
-                }
-                classIndex = try classIndexForRecord(record)
-                continue
-            }
+            let keyIndex = Int(plist.references[referencesStart + 2 * pair])
+            let value = Int(plist.references[referencesStart + 2 * pair + 1])
             if startsWithSingleDollar(keyIndex) {
+                if plist.stringEquals(keyIndex, "$class") {
+                    guard let record = plist.uid(at: value), record < count, case .classRecord = entries[record] else {
+                        throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
+                    }
+                    classIndex = try classIndexForRecord(record)
+                    continue
+                }
                 let key = plist.string(at: keyIndex) ?? ""
                 if !KeyedArchive.isGeneratedKey(key) {
                     throw ArchiveError(.reservedKey, path: fieldPath(uid, keyIndex),
@@ -223,7 +258,7 @@ private struct EntryClassifier {
     }
 
     private mutating func classIndexForRecord(_ record: Int) throws(ArchiveError) -> Int {
-        if let known = classIndexByRecord[record] { return known }
+        if classIndexByRecord[record] >= 0 { return Int(classIndexByRecord[record]) }
         let index = plistIndex(record)
         let path = "/$objects/\(record)"
         guard let nameIndex = plist.dictionaryValue(index, forKey: "$classname"), let name = plist.string(at: nameIndex) else {
@@ -249,7 +284,7 @@ private struct EntryClassifier {
             classIndex = classes.count - 1
             classIndexByName[name] = classIndex
         }
-        classIndexByRecord[record] = classIndex
+        classIndexByRecord[record] = Int32(classIndex)
         return classIndex
     }
 

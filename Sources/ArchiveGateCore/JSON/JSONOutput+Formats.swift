@@ -2,26 +2,39 @@
 extension JSONOutput {
     private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    /// Quoted standard base64 with padding.
+    /// Quoted standard base64 with padding, encoded in a stack buffer a block at a time.
     mutating func appendBase64(_ data: ArraySlice<UInt8>) {
         append(UInt8(ascii: "\""))
-        let alphabet = JSONOutput.base64Alphabet
-        var index = data.startIndex
-        while data.endIndex - index >= 3 {
-            let chunk = UInt32(data[index]) << 16 | UInt32(data[index + 1]) << 8 | UInt32(data[index + 2])
-            append(alphabet[Int(chunk >> 18 & 63)])
-            append(alphabet[Int(chunk >> 12 & 63)])
-            append(alphabet[Int(chunk >> 6 & 63)])
-            append(alphabet[Int(chunk & 63)])
-            index += 3
-        }
-        let remaining = data.endIndex - index
-        if remaining > 0 {
-            let chunk = UInt32(data[index]) << 16 | (remaining == 2 ? UInt32(data[index + 1]) << 8 : 0)
-            append(alphabet[Int(chunk >> 18 & 63)])
-            append(alphabet[Int(chunk >> 12 & 63)])
-            append(remaining == 2 ? alphabet[Int(chunk >> 6 & 63)] : UInt8(ascii: "="))
-            append(UInt8(ascii: "="))
+        data.withUnsafeBufferPointer { source in
+            JSONOutput.base64Alphabet.withUnsafeBufferPointer { alphabet in
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { block in
+                    var filled = 0
+                    var index = 0
+                    while source.count - index >= 3 {
+                        let chunk = UInt32(source[index]) << 16 | UInt32(source[index + 1]) << 8 | UInt32(source[index + 2])
+                        block[filled] = alphabet[Int(chunk >> 18 & 63)]
+                        block[filled + 1] = alphabet[Int(chunk >> 12 & 63)]
+                        block[filled + 2] = alphabet[Int(chunk >> 6 & 63)]
+                        block[filled + 3] = alphabet[Int(chunk & 63)]
+                        filled += 4
+                        index += 3
+                        if filled == 256 {
+                            append(contentsOf: UnsafeBufferPointer(block))
+                            filled = 0
+                        }
+                    }
+                    let remaining = source.count - index
+                    if remaining > 0 {
+                        let chunk = UInt32(source[index]) << 16 | (remaining == 2 ? UInt32(source[index + 1]) << 8 : 0)
+                        block[filled] = alphabet[Int(chunk >> 18 & 63)]
+                        block[filled + 1] = alphabet[Int(chunk >> 12 & 63)]
+                        block[filled + 2] = remaining == 2 ? alphabet[Int(chunk >> 6 & 63)] : UInt8(ascii: "=")
+                        block[filled + 3] = UInt8(ascii: "=")
+                        filled += 4
+                    }
+                    if filled > 0 { append(contentsOf: UnsafeBufferPointer(rebasing: block[0 ..< filled])) }
+                }
+            }
         }
         append(UInt8(ascii: "\""))
     }
@@ -43,21 +56,27 @@ extension JSONOutput {
             days -= 1
         }
         let (year, month, day) = Self.civilDate(daysSinceEpoch: days)
-        append(UInt8(ascii: "\""))
-        appendPadded(year, width: 4)
-        append(UInt8(ascii: "-"))
-        appendPadded(month, width: 2)
-        append(UInt8(ascii: "-"))
-        appendPadded(day, width: 2)
-        append(UInt8(ascii: "T"))
-        appendPadded(millisecondOfDay / 3_600_000, width: 2)
-        append(UInt8(ascii: ":"))
-        appendPadded(millisecondOfDay / 60_000 % 60, width: 2)
-        append(UInt8(ascii: ":"))
-        appendPadded(millisecondOfDay / 1000 % 60, width: 2)
-        append(UInt8(ascii: "."))
-        appendPadded(millisecondOfDay % 1000, width: 3)
-        append("Z\"")
+        // `"YYYY-MM-DDTHH:MM:SS.mmmZ"`: 26 bytes, written into a stack buffer and appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { text in
+            text.initialize(repeating: UInt8(ascii: "0"))
+            text[0] = UInt8(ascii: "\"")
+            Self.writePadded(year, into: text, at: 1, width: 4)
+            text[5] = UInt8(ascii: "-")
+            Self.writePadded(month, into: text, at: 6, width: 2)
+            text[8] = UInt8(ascii: "-")
+            Self.writePadded(day, into: text, at: 9, width: 2)
+            text[11] = UInt8(ascii: "T")
+            Self.writePadded(millisecondOfDay / 3_600_000, into: text, at: 12, width: 2)
+            text[14] = UInt8(ascii: ":")
+            Self.writePadded(millisecondOfDay / 60_000 % 60, into: text, at: 15, width: 2)
+            text[17] = UInt8(ascii: ":")
+            Self.writePadded(millisecondOfDay / 1000 % 60, into: text, at: 18, width: 2)
+            text[20] = UInt8(ascii: ".")
+            Self.writePadded(millisecondOfDay % 1000, into: text, at: 21, width: 3)
+            text[24] = UInt8(ascii: "Z")
+            text[25] = UInt8(ascii: "\"")
+            append(contentsOf: UnsafeBufferPointer(text))
+        }
     }
 
     /// Proleptic Gregorian year, month and day of a day count since 1970-01-01 (Hinnant's algorithm).
@@ -73,16 +92,15 @@ extension JSONOutput {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private mutating func appendPadded(_ value: Int64, width: Int) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+    /// Writes `value` right-aligned in `width` digits at `offset` (the slots already hold `0`).
+    private static func writePadded(_ value: Int64, into text: UnsafeMutableBufferPointer<UInt8>, at offset: Int, width: Int) {
         var remaining = value
-        var position = width - 1
-        while remaining > 0, position >= 0 {
-            digits[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+        var position = offset + width - 1
+        while remaining > 0, position >= offset {
+            text[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
             remaining /= 10
             position -= 1
         }
-        append(contentsOf: digits)
     }
 
     /// 16 bytes as the canonical upper-case UUID string.

@@ -85,13 +85,13 @@ extension PlainRenderer {
                 let valueUID = Int(plist[Int(values[values.startIndex + position])].first)
                 let valueSite = ReferenceSite(uid: uid, pair: valuePair, element: position)
                 if stringKeys {
-                    stack.append(.edge(target: valueUID, site: valueSite, topName: nil, component: .dictionaryKey(keyUID: keyUID)))
+                    stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .dictionaryKey(keyUID: keyUID)))
                     stack.append(.dictionaryKey(keyUID: keyUID))
                 } else {
                     stack.append(.literal("}"))
-                    stack.append(.edge(target: valueUID, site: valueSite, topName: nil, component: .pairValue(position)))
+                    stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .pairValue(position)))
                     stack.append(.literal(",\"value\":"))
-                    stack.append(.edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position), topName: nil,
+                    stack.append(.edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position), topIndex: -1,
                                        component: .pairKey(position)))
                     stack.append(.literal("{\"key\":"))
                 }
@@ -100,39 +100,38 @@ extension PlainRenderer {
         case .attributedString:
             output.append(UInt8(ascii: "{"))
             stack.append(.literal("}"))
-            if let info = archive.dataIndex(archive.field(uid, "NSAttributeInfo")), let data = plist.data(at: info) {
+            if let info = archive.dataIndex(archive.field(uid, "NSAttributeInfo")), plist.data(at: info) != nil {
                 stack.append(.literal("]"))
-                stack.append(.raw(runs(from: data)))
+                stack.append(.runs(plistIndex: info))
                 stack.append(.literal(",\"runs\":["))
             }
-            pushNamedReference(uid, field: "NSAttributes", name: ",\"attributes\":")
-            pushNamedReference(uid, field: "NSString", name: "\"string\":")
+            pushNamedReference(uid, field: "NSAttributes", name: ",\"attributes\":", jsonName: "attributes")
+            pushNamedReference(uid, field: "NSString", name: "\"string\":", jsonName: "string")
         case .error:
             output.append(UInt8(ascii: "{"))
             stack.append(.literal("}"))
-            pushNamedReference(uid, field: "NSUserInfo", name: ",\"userInfo\":")
+            pushNamedReference(uid, field: "NSUserInfo", name: ",\"userInfo\":", jsonName: "userInfo")
             if let code = archive.scalarField(uid, "NSCode") { stack.append(.scalar(plistIndex: code)) } else { stack.append(.literal("null")) }
             stack.append(.literal(",\"code\":"))
-            pushNamedReference(uid, field: "NSDomain", name: "\"domain\":")
+            pushNamedReference(uid, field: "NSDomain", name: "\"domain\":", jsonName: "domain")
         default:
-            let elements = archive.collectionElements(uid) ?? []
             output.append(UInt8(ascii: "["))
             stack.append(.literal("]"))
-            for position in (0 ..< elements.count).reversed() {
-                stack.append(.edge(target: elements[position].target, site: elements[position].site, topName: nil,
-                                   component: .index(position)))
+            guard let layout = archive.collectionLayout(uid) else { return }
+            for position in (0 ..< layout.count).reversed() {
+                stack.append(.edge(target: layout.target(at: position, in: archive), site: layout.site(at: position, uid: uid),
+                                   topIndex: -1, component: .index(position)))
                 if position > 0 { stack.append(.literal(",")) }
             }
         }
     }
 
     /// Pushes `name` then the object a field refers to (null when absent), as the next items.
-    private mutating func pushNamedReference(_ uid: Int, field: StaticString, name: StaticString) {
+    private mutating func pushNamedReference(_ uid: Int, field: StaticString, name: StaticString, jsonName: StaticString) {
         let index = archive.plistIndex(of: uid)
-        let jsonName = String(describing: name).filter { $0.isLetter }
         if let pair = archive.plist.dictionaryPairIndex(index, forKey: field),
            let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
-            stack.append(.edge(target: target, site: ReferenceSite(uid: uid, pair: pair), topName: nil, component: .name(jsonName)))
+            stack.append(.edge(target: target, site: ReferenceSite(uid: uid, pair: pair), topIndex: -1, component: .fixed(jsonName)))
         } else {
             stack.append(.literal("null"))
         }

@@ -145,8 +145,7 @@ extension PlainRenderer {
 
     /// NSAttributedString's `NSAttributeInfo`: varint pairs (run length, attribute-dictionary index)
     /// as JSON objects `{"location","length","attributes"}`.
-    func runs(from data: ArraySlice<UInt8>) -> [UInt8] {
-        var output = JSONOutput(maxBytes: .max, maxNodes: .max, capacityHint: data.count * 8)
+    mutating func appendRuns(from data: ArraySlice<UInt8>) {
         var reader = VarintReader(data)
         var location: UInt64 = 0
         var first = true
@@ -162,7 +161,6 @@ extension PlainRenderer {
             output.append(UInt8(ascii: "}"))
             location &+= length
         }
-        return output.bytes
     }
 }
 

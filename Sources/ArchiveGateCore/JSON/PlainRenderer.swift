@@ -17,13 +17,19 @@ struct PlainRenderer {
     private var enteredAt: [Int32]
     /// The objects being written, outermost first.
     private var openUIDs: [Int] = []
+    /// Foundation shapes, mostly already worked out by the policy walk.
+    private var shapes: ShapeCache
+    /// `{"$class":"Name"` of each class, built on first use.
+    private var classOpenings: [[UInt8]]
 
+    /// One step of the output; plain data, so pushing and popping never touches reference counts.
     enum Item {
-        case edge(target: Int, site: ReferenceSite?, topName: String?, component: PathComponent)
+        case edge(target: Int, site: ReferenceSite?, topIndex: Int, component: PathComponent)
         case scalar(plistIndex: Int)
         case inlineArray(uid: Int, pair: Int, plistIndex: Int)
         case literal(StaticString)
-        case raw([UInt8])
+        /// NSAttributedString's run table, decoded from the data object at `plistIndex`.
+        case runs(plistIndex: Int)
         case fieldKey(uid: Int, pair: Int)
         case dictionaryKey(keyUID: Int)
         case leave(uid: Int, popsPath: Bool)
@@ -31,8 +37,10 @@ struct PlainRenderer {
 
     var stack: [Item] = []
 
-    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool) {
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, shapes: ShapeCache? = nil) {
         self.archive = archive
+        self.shapes = shapes ?? ShapeCache(objectCount: archive.objectCount)
+        self.classOpenings = Array(repeating: [], count: archive.classes.count)
         self.redactions = redactions
         self.limits = limits
         self.pretty = pretty
@@ -45,7 +53,7 @@ struct PlainRenderer {
         output.append(UInt8(ascii: "{"))
         stack.append(.literal("}"))
         for (position, entry) in archive.top.enumerated().reversed() {
-            stack.append(.edge(target: entry.uid, site: nil, topName: entry.name, component: .name(entry.name)))
+            stack.append(.edge(target: entry.uid, site: nil, topIndex: position, component: .top(position)))
             stack.append(.literal(":"))
             stack.append(.dictionaryKey(keyUID: -1 - position))
             if position > 0 { stack.append(.literal(",")) }
@@ -54,8 +62,8 @@ struct PlainRenderer {
             switch item {
             case .literal(let text):
                 output.append(text)
-            case .raw(let bytes):
-                output.append(contentsOf: bytes)
+            case .runs(let index):
+                if let data = archive.plist.data(at: index) { appendRuns(from: data) }
             case .fieldKey(let uid, let pair):
                 output.append(UInt8(ascii: ","))
                 appendStringObject(archive.plist.dictionaryKey(archive.plistIndex(of: uid), pair: pair))
@@ -76,17 +84,17 @@ struct PlainRenderer {
                 enteredAt[uid] = -1
                 openUIDs.removeLast()
                 if popsPath { path.removeLast() }
-            case .edge(let target, let site, let topName, let component):
-                try renderEdge(target: target, site: site, topName: topName, component: component)
+            case .edge(let target, let site, let topIndex, let component):
+                try renderEdge(target: target, site: site, topIndex: topIndex, component: component)
             }
         }
         try output.checkFinalSize()
         return pretty ? JSONPrettyPrinter.format(output.bytes) : output.bytes
     }
 
-    private mutating func renderEdge(target: Int, site: ReferenceSite?, topName: String?, component: PathComponent) throws(ArchiveError) {
+    private mutating func renderEdge(target: Int, site: ReferenceSite?, topIndex: Int, component: PathComponent) throws(ArchiveError) {
         try countNode(component)
-        if target == 0 || isRedacted(target: target, site: site, topName: topName) {
+        if target == 0 || isRedacted(target: target, site: site, topIndex: topIndex) {
             output.append("null")
             return
         }
@@ -97,19 +105,19 @@ struct PlainRenderer {
             output.append(UInt8(ascii: "}"))
             return
         }
-        guard let archiveClass = archive.archiveClass(of: target) else {
+        guard let classIndex = archive.classIndex(of: target) else {
             output.append("null")
             return
         }
-        if archiveClass.isInline {
+        if archive.classes[classIndex].isInline {
             appendScalar(archive.plistIndex(of: target))
             return
         }
-        let shape = try archive.shape(of: target)
+        let shape = try shapes.shape(of: target, in: archive)
         if let shape, try renderLeaf(target, shape: shape, component: component) {
             return
         }
-        let popsPath = component != .none
+        let popsPath = !component.isNone
         if popsPath { path.append(component) }
         if path.count > limits.maxDepth {
             throw ArchiveError(.depthLimitExceeded, path: pointer(), "objects nest deeper than the limit of \(limits.maxDepth)")
@@ -117,10 +125,11 @@ struct PlainRenderer {
         enteredAt[target] = Int32(path.count)
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
-        if let shape, [.array, .set, .orderedSet, .dictionary, .attributedString, .error].contains(shape) {
-            try pushFoundationContainer(target, shape: shape)
-        } else {
-            pushCustomObject(target, className: archiveClass.name)
+        switch shape {
+        case .array, .set, .orderedSet, .dictionary, .attributedString, .error:
+            try pushFoundationContainer(target, shape: shape!)
+        default:
+            pushCustomObject(target, classIndex: classIndex)
         }
     }
 
@@ -137,27 +146,34 @@ struct PlainRenderer {
         }
     }
 
-    private func isRedacted(target: Int, site: ReferenceSite?, topName: String?) -> Bool {
+    private func isRedacted(target: Int, site: ReferenceSite?, topIndex: Int) -> Bool {
         if redactions.isEmpty { return false }
         if redactions.objects.contains(target) { return true }
         if let site { return redactions.sites.contains(site) }
-        return topName.map { redactions.topNames.contains($0) } ?? false
+        return topIndex >= 0 && redactions.topNames.contains(archive.top[topIndex].name)
     }
 
     /// `{"$class":"Name","key":value,…}` in archive key order; keys verbatim (user keys that start
     /// with `$` keep the archive's `$$` escape, so they can never be confused with `$class`).
-    private mutating func pushCustomObject(_ uid: Int, className: String) {
-        output.append("{\"$class\":")
-        output.appendString(className)
+    private mutating func pushCustomObject(_ uid: Int, classIndex: Int) {
+        if classOpenings[classIndex].isEmpty {
+            var opening = JSONOutput(maxBytes: .max, maxNodes: .max, capacityHint: 0)
+            opening.append("{\"$class\":")
+            opening.appendString(archive.classes[classIndex].name)
+            classOpenings[classIndex] = opening.bytes
+        }
+        output.append(contentsOf: classOpenings[classIndex])
         stack.append(.literal("}"))
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        for pair in (0 ..< plist.count(of: index)).reversed() where !archive.isClassPair(uid, pair: pair) {
-            let value = plist.dictionaryValue(index, pair: pair)
+        let referencesStart = Int(plist.objects[index].first)
+        for pair in (0 ..< plist.count(of: index)).reversed() {
+            if plist.stringEquals(Int(plist.references[referencesStart + 2 * pair]), "$class") { continue }
+            let value = Int(plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
             switch plist[value].kind {
             case .uid:
-                stack.append(.edge(target: Int(plist[value].first), site: site, topName: nil,
+                stack.append(.edge(target: Int(plist[value].first), site: site, topIndex: -1,
                                    component: .field(uid: uid, pair: pair)))
             case _ where !redactions.isEmpty && redactions.sites.contains(site):
                 // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
@@ -180,7 +196,7 @@ struct PlainRenderer {
             let element = Int(elements[elements.startIndex + position])
             if plist[element].kind == .uid {
                 stack.append(.edge(target: Int(plist[element].first), site: ReferenceSite(uid: uid, pair: pair, element: position),
-                                   topName: nil, component: .fieldElement(uid: uid, pair: pair, element: position)))
+                                   topIndex: -1, component: .fieldElement(uid: uid, pair: pair, element: position)))
             } else {
                 stack.append(.scalar(plistIndex: element))
             }

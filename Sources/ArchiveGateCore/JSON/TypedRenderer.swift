@@ -59,7 +59,7 @@ struct TypedRenderer {
     private mutating func renderEntry(_ uid: Int) throws(ArchiveError) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        if redactions.objects.contains(uid) {
+        if !redactions.objects.isEmpty, redactions.objects.contains(uid) {
             output.append("null")
             return
         }

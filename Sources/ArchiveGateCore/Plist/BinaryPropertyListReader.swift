@@ -25,18 +25,24 @@ struct BinaryPropertyListReader {
 
     func read() throws(PropertyListError) -> PropertyList {
         let trailer = try readTrailer()
-        let offsets = try readOffsetTable(trailer)
+        let referenceEstimate = try validateOffsetTable(trailer)
         var objects = [PropertyListObject]()
         objects.reserveCapacity(trailer.objectCount)
         var references = [UInt32]()
-        references.reserveCapacity(min(trailer.objectCount, 1 << 20))
+        // Exact for well-formed files (no regrowth, no slack); never more than the object area
+        // could hold, whatever the counts claim.
+        references.reserveCapacity(min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize))
         var containerSpans = [(object: Int, offset: Int)]()
 
         try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
             let cursor = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
                                        referenceSize: trailer.referenceSize,
                                        objectCount: trailer.objectCount, limits: limits)
-            for (index, offset) in offsets.enumerated() {
+            // The table was validated above; each entry is read again here rather than kept in an array.
+            var position = trailer.offsetTableStart
+            for index in 0 ..< trailer.objectCount {
+                let offset = Int(cursor.readBigEndian(at: position, size: trailer.offsetSize))
+                position += trailer.offsetSize
                 let object = try cursor.decode(at: offset, references: &references)
                 if object.kind == .dictionary { containerSpans.append((index, offset)) }
                 objects.append(object)
@@ -100,20 +106,27 @@ struct BinaryPropertyListReader {
                        topObject: Int(topObject), offsetTableStart: Int(tableStart))
     }
 
-    private func readOffsetTable(_ trailer: Trailer) throws(PropertyListError) -> [Int] {
-        var offsets = [Int]()
-        offsets.reserveCapacity(trailer.objectCount)
-        var position = trailer.offsetTableStart
-        for _ in 0 ..< trailer.objectCount {
-            let offset = readBigEndian(at: position, size: trailer.offsetSize)
-            guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
-                throw PropertyListError(.invalidOffset, offset: position,
-                                        "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
+    /// Checks every offset-table entry (all of them, before any object is decoded, so the first
+    /// error reported is always the table's), and returns the number of container references the
+    /// objects claim, for reserving the reference table once. Counts that do not fit are left to
+    /// the decoding pass to reject.
+    private func validateOffsetTable(_ trailer: Trailer) throws(PropertyListError) -> Int {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> Int in
+            let reader = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
+                                       referenceSize: trailer.referenceSize, objectCount: trailer.objectCount, limits: limits)
+            var position = trailer.offsetTableStart
+            var references = 0
+            for _ in 0 ..< trailer.objectCount {
+                let offset = reader.readBigEndian(at: position, size: trailer.offsetSize)
+                guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
+                    throw PropertyListError(.invalidOffset, offset: position,
+                                            "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
+                }
+                position += trailer.offsetSize
+                references += reader.claimedReferences(at: Int(offset))
             }
-            offsets.append(Int(offset))
-            position += trailer.offsetSize
+            return references
         }
-        return offsets
     }
 
     /// Reads an unsigned big-endian number; callers have checked `offset + size <= bytes.count`.
@@ -125,6 +138,9 @@ struct BinaryPropertyListReader {
 }
 
 /// Decodes single objects inside the validated object area `0 ..< end`.
+///
+/// Reads go through the raw buffer without per-byte checks: every read is covered by a `require`
+/// (or, for the offset table, by the trailer validation) before it happens.
 private struct ObjectDecoder {
     let buffer: UnsafeBufferPointer<UInt8>
     let end: Int
@@ -173,7 +189,7 @@ private struct ObjectDecoder {
             let (count, start) = try readCount(at: offset, low: low)
             try checkStringSize(count, at: offset)
             try require(start, count, at: offset)
-            for index in start ..< start + count where buffer[index] >= 0x80 {
+            if let index = firstNonASCII(start: start, count: count) {
                 throw PropertyListError(.invalidString, offset: index, "ASCII string has byte 0x\(hex(buffer[index]))")
             }
             return PropertyListObject(kind: .asciiString, first: UInt64(start), second: UInt64(count))
@@ -303,10 +319,61 @@ private struct ObjectDecoder {
         }
     }
 
-    private func readBigEndian(at offset: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for index in offset ..< offset + size { value = value << 8 | UInt64(buffer[index]) }
-        return value
+    /// Reads an unsigned big-endian number of `size` (1…8) bytes; callers have checked the range.
+    @inline(__always)
+    func readBigEndian(at offset: Int, size: Int) -> UInt64 {
+        let base = UnsafeRawPointer(buffer.baseAddress!) + offset
+        switch size {
+        case 1: return UInt64(base.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            for index in offset ..< offset + size { value = value << 8 | UInt64(buffer[index]) }
+            return value
+        }
+    }
+
+    /// The references a container at `offset` (inside the object area) claims, or 0 for other
+    /// objects and for counts that do not fit the object area.
+    func claimedReferences(at offset: Int) -> Int {
+        let marker = buffer[offset]
+        let high = marker >> 4
+        guard high == 0xA || high == 0xC || high == 0xD else { return 0 }
+        var count = Int(marker & 0x0F)
+        var start = offset + 1
+        if count == 0xF {
+            guard offset + 2 <= end else { return 0 }
+            let intMarker = buffer[offset + 1]
+            guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else { return 0 }
+            let size = 1 << Int(intMarker & 0x0F)
+            guard offset + 2 + size <= end else { return 0 }
+            let claimed = readBigEndian(at: offset + 2, size: size)
+            guard claimed <= UInt64(end) else { return 0 }
+            count = Int(claimed)
+            start = offset + 2 + size
+        }
+        let entries = high == 0xD ? 2 * count : count
+        guard entries <= (end - start) / referenceSize else { return 0 }
+        return entries
+    }
+
+    /// The position of the first byte ≥ 0x80 in `start ..< start + count` (checked by the caller),
+    /// scanning eight bytes at a time.
+    private func firstNonASCII(start: Int, count: Int) -> Int? {
+        let base = buffer.baseAddress!
+        var index = start
+        let stop = start + count
+        while stop - index >= 8 {
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
+            index += 8
+        }
+        while index < stop {
+            if base[index] >= 0x80 { return index }
+            index += 1
+        }
+        return nil
     }
 }
 

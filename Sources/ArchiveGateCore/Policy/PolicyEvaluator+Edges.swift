@@ -10,31 +10,35 @@ enum SiteExpectation {
     case entry(Int32)
 }
 
-/// One reference from an object (or `$top`) to another object.
+/// One reference from an object (or `$top`) to another object. Plain data (no references), so the
+/// walk's stack is copied without reference counting.
 struct Edge {
     var target: Int
     /// Nil for `$top` entries.
     var site: ReferenceSite?
-    var topName: String?
+    /// The position in `KeyedArchive.top` of a `$top` entry; -1 otherwise.
+    var topIndex: Int
     var expectation: SiteExpectation
     var component: PathComponent
 
-    init(target: Int, site: ReferenceSite?, topName: String? = nil, expectation: SiteExpectation, component: PathComponent) {
+    init(target: Int, site: ReferenceSite?, topIndex: Int = -1, expectation: SiteExpectation, component: PathComponent) {
         self.target = target
         self.site = site
-        self.topName = topName
+        self.topIndex = topIndex
         self.expectation = expectation
         self.component = component
     }
 }
 
 /// One step of a JSON pointer into the plain rendering, kept unmaterialized until a violation
-/// needs the text.
-enum PathComponent: Equatable {
+/// needs the text. Plain data: no strings are held, only indices.
+enum PathComponent {
     /// The step adds nothing (the target renders inside its parent's value, like NSURL's parts).
     case none
-    /// A fixed name: a `$top` key, or a field of a natural shape (`userInfo`).
-    case name(String)
+    /// The name of `$top` entry number `index`.
+    case top(Int)
+    /// A fixed name: a field of a natural shape (`userInfo`).
+    case fixed(StaticString)
     /// Field pair `pair` of object `uid`, named by its archive key verbatim.
     case field(uid: Int, pair: Int)
     /// Element `element` of the array held inline in field pair `pair` of `uid`.
@@ -46,10 +50,17 @@ enum PathComponent: Equatable {
     case pairKey(Int)
     case pairValue(Int)
 
+    /// Whether the step adds nothing to the pointer.
+    var isNone: Bool {
+        if case .none = self { return true }
+        return false
+    }
+
     func token(in archive: KeyedArchive) -> String {
         switch self {
         case .none: return ""
-        case .name(let name): return "/" + JSONPointer.escape(name)
+        case .top(let index): return "/" + JSONPointer.escape(archive.top[index].name)
+        case .fixed(let name): return "/" + JSONPointer.escape(name.description)
         case .field(let uid, let pair):
             return "/" + JSONPointer.escape(archive.plist.string(at: archive.plist.dictionaryKey(archive.plistIndex(of: uid), pair: pair)) ?? "")
         case .fieldElement(let uid, let pair, let element):

@@ -13,17 +13,21 @@ extension PolicyEvaluator {
     private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout [Edge]) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        let schema = schemas[classIndex]
-        if let schema {
+        let compiled = schemaKeys.schemaOfClass[classIndex]
+        if compiled >= 0 {
             requiredFound.removeAll(keepingCapacity: true)
-            requiredFound.append(contentsOf: repeatElement(false, count: schema.required.count))
+            requiredFound.append(contentsOf: repeatElement(false, count: schemaKeys.classSlots[compiled].requiredCount))
         }
-        for pair in 0 ..< plist.count(of: index) where !archive.isClassPair(uid, pair: pair) {
-            let value = plist.dictionaryValue(index, pair: pair)
+        let pairs = plist.count(of: index)
+        let referencesStart = Int(plist.objects[index].first)
+        for pair in 0 ..< pairs {
+            let keyIndex = Int(plist.references[referencesStart + 2 * pair])
+            if plist.stringEquals(keyIndex, "$class") { continue }
+            let value = Int(plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
             var expectation = SiteExpectation.allowed
-            if let schema {
-                let resolution = resolveKey(plist.dictionaryKey(index, pair: pair), classIndex: classIndex, schema: schema)
+            if compiled >= 0 {
+                let resolution = resolveKey(keyIndex, classIndex: classIndex, compiled: compiled)
                 if resolution.requiredSlot >= 0, archive.referencedUID(value) != 0 { requiredFound[resolution.requiredSlot] = true }
                 switch resolution.kind {
                 case .entry(let entry):
@@ -39,17 +43,17 @@ extension PolicyEvaluator {
                     break
                 }
             }
-            let kind = plist[value].kind
-            if kind == .uid {
-                edges.append(Edge(target: Int(plist[value].first), site: site, expectation: expectation,
+            let object = plist.objects[value]
+            if object.kind == .uid {
+                edges.append(Edge(target: Int(object.first), site: site, expectation: expectation,
                                   component: .field(uid: uid, pair: pair)))
                 continue
             }
             if case .entry(let entry) = expectation {
-                checkInline(kind, against: entry, uid: uid, pair: pair, classIndex: classIndex, site: site)
+                checkInline(object.kind, against: entry, uid: uid, pair: pair, classIndex: classIndex, site: site)
                 continue
             }
-            if kind == .array || kind == .set {
+            if object.kind == .array || object.kind == .set {
                 for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind == .uid {
                     edges.append(Edge(target: Int(plist[Int(element)].first),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
@@ -57,8 +61,8 @@ extension PolicyEvaluator {
                 }
             }
         }
-        guard let schema else { return }
-        for (slot, key) in schema.required.enumerated() where !requiredFound[slot] {
+        guard compiled >= 0 else { return }
+        for (slot, key) in schemaKeys.requiredNames[compiled].enumerated() where !requiredFound[slot] {
             let className = archive.classes[classIndex].name
             appendViolation(.missingRequiredKey, "'\(className)' requires key '\(key)'", path: pointer(), uid: uid,
                             className: className, key: key)
@@ -79,24 +83,50 @@ extension PolicyEvaluator {
         redactions.sites.insert(site)
     }
 
-    /// What a schema says about one key object, worked out once per distinct key object.
-    private mutating func resolveKey(_ keyIndex: Int, classIndex: Int, schema: Policy.ClassSchema) -> KeyResolution {
+    /// What a schema says about one key object. ASCII keys (nearly all) are matched by their bytes;
+    /// others are decoded once per distinct key object and compared as strings.
+    private mutating func resolveKey(_ keyIndex: Int, classIndex: Int, compiled: Int) -> KeyResolution {
+        let plist = archive.plist
+        let key = plist.objects[keyIndex]
+        if schemaKeys.classSlots[compiled].asciiOnly, key.kind != .utf16String {
+            let start = Int(key.first)
+            let length = Int(key.second)
+            let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Int?? in
+                var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
+                guard !bytes.contains(where: { $0 >= 0x80 }) else { return Int??.none }
+                // The archive escapes a user key `$x` as `$$x`.
+                if bytes.count >= 2, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "$") {
+                    bytes = UnsafeBufferPointer(rebasing: bytes[1...])
+                }
+                return .some(schemaKeys.asciiSlot(compiled, key: bytes))
+            }
+            if let matched { return resolution(slot: matched, compiled: compiled) }
+        }
         let cacheKey = classIndex << 32 | keyIndex
         if let known = keyResolutions[cacheKey] { return known }
-        var key = archive.plist.string(at: keyIndex) ?? ""
-        if key.hasPrefix("$$") { key.removeFirst() }
-        let requiredSlot = schema.required.firstIndex(of: key) ?? -1
-        let resolution: KeyResolution
-        if let declared = schema.keys[key] {
-            let schemaKey = SchemaKey(classIndex: classIndex, key: key)
-            let entry = schemaKeyEntries[schemaKey] ?? table.register(declared)
-            schemaKeyEntries[schemaKey] = entry
-            resolution = KeyResolution(kind: .entry(entry), requiredSlot: requiredSlot)
-        } else {
-            resolution = KeyResolution(kind: schema.unknownKeys == .reject ? .rejected : .unconstrained, requiredSlot: requiredSlot)
+        var name = plist.string(at: keyIndex) ?? ""
+        if name.hasPrefix("$$") { name.removeFirst() }
+        let resolved = resolution(slot: schemaKeys.slot(compiled, key: name), compiled: compiled)
+        keyResolutions[cacheKey] = resolved
+        return resolved
+    }
+
+    private mutating func resolution(slot: Int?, compiled: Int) -> KeyResolution {
+        guard let slot else {
+            return KeyResolution(kind: schemaKeys.classSlots[compiled].unknownKeys == .reject ? .rejected : .unconstrained,
+                                 requiredSlot: -1)
         }
-        keyResolutions[cacheKey] = resolution
-        return resolution
+        let requiredSlot = schemaKeys.requiredSlot[slot]
+        guard let declared = schemaKeys.declared[slot] else {
+            return KeyResolution(kind: schemaKeys.classSlots[compiled].unknownKeys == .reject ? .rejected : .unconstrained,
+                                 requiredSlot: requiredSlot)
+        }
+        var entry = schemaKeys.entries[slot]
+        if entry < 0 {
+            entry = table.register(declared)
+            schemaKeys.entries[slot] = entry
+        }
+        return KeyResolution(kind: .entry(entry), requiredSlot: requiredSlot)
     }
 
     private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout [Edge]) {
@@ -106,9 +136,12 @@ extension PolicyEvaluator {
         case .array, .set, .orderedSet:
             // Elements the site check already faulted are redacted, not walked: their contents
             // are nobody's business once the element itself is refused.
-            for (position, element) in (archive.collectionElements(uid) ?? []).enumerated()
-            where redactions.sites.isEmpty || !redactions.sites.contains(element.site) {
-                edges.append(Edge(target: element.target, site: element.site, expectation: .unchecked, component: .index(position)))
+            guard let layout = archive.collectionLayout(uid) else { return }
+            for position in 0 ..< layout.count {
+                let site = layout.site(at: position, uid: uid)
+                if !redactions.sites.isEmpty, redactions.sites.contains(site) { continue }
+                edges.append(Edge(target: layout.target(at: position, in: archive), site: site, expectation: .unchecked,
+                                  component: .index(position)))
             }
         case .dictionary:
             // `shape(of:)` guaranteed both arrays exist and have equal lengths.
@@ -134,7 +167,7 @@ extension PolicyEvaluator {
                       let target = archive.referencedUID(plist.dictionaryValue(index, pair: pair)) else { continue }
                 edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
                                   expectation: .entry(table.internalEntry(shape, field: position)),
-                                  component: field.jsonName.map { .name($0) } ?? .none))
+                                  component: field.jsonName.map { .fixed($0) } ?? .none))
             }
         }
     }

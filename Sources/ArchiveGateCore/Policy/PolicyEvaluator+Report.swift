@@ -18,7 +18,7 @@ extension PolicyEvaluator {
     }
 
     mutating func redact(_ edge: Edge) {
-        if let site = edge.site { redactions.sites.insert(site) } else if let name = edge.topName { redactions.topNames.insert(name) }
+        if let site = edge.site { redactions.sites.insert(site) } else if edge.topIndex >= 0 { redactions.topNames.insert(archive.top[edge.topIndex].name) }
     }
 
     mutating func redactObject(_ uid: Int) { redactions.objects.insert(uid) }
@@ -31,12 +31,12 @@ extension PolicyEvaluator {
     }
 
     func makeReport() -> ValidationReport {
-        var counts: [Int: Int] = [:]
-        for entry in archive.entries { if case .object(let index) = entry { counts[index, default: 0] += 1 } }
+        var counts = Array(repeating: 0, count: archive.classes.count)
+        for entry in archive.entries { if case .object(let index) = entry { counts[index] += 1 } }
         var byName: [String: ValidationReport.ClassEntry] = [:]
         // Class-table order: an inline scalar and a class record may share a name (NSData); the first
         // one's claimed chain must win every time, and Dictionary iteration order varies per instance.
-        for (index, count) in counts.sorted(by: { $0.key < $1.key }) {
+        for (index, count) in counts.enumerated() where count > 0 {
             let archiveClass = archive.classes[index]
             if var existing = byName[archiveClass.name] {
                 existing.count += count

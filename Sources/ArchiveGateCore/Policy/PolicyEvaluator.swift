@@ -13,12 +13,12 @@ struct PolicyEvaluator {
     var violationCount = 0
     var redactions = Redactions()
     var table: ExpectationTable
-    /// Key schemas by class index (nil: no schema).
-    let schemas: [Policy.ClassSchema?]
-    /// Resolved schema keys, by `classIndex << 32 | key plist index`.
+    /// The key schemas of the archive's classes, matched by key bytes.
+    var schemaKeys: SchemaKeyTable
+    /// Resolved non-ASCII schema keys, by `classIndex << 32 | key plist index`.
     var keyResolutions: [Int: KeyResolution] = [:]
     var requiredFound: [Bool] = []
-    private var shapes: [Int8]
+    private(set) var shapes: ShapeCache
     private var expanded: [Bool]
     /// Objects being expanded, outermost first, and each one's position there (-1 when not open).
     private var openUIDs: [Int] = []
@@ -31,14 +31,6 @@ struct PolicyEvaluator {
     private var sawCycle = false
     /// Collections whose elements were already checked against a given constraint.
     private var checkedElements = Set<ElementCheck>()
-    /// Registered expectations of schema keys, by class index and key name.
-    var schemaKeyEntries: [SchemaKey: Int32] = [:]
-
-    struct SchemaKey: Hashable {
-        var classIndex: Int
-        var key: String
-    }
-
     private struct ElementCheck: Hashable {
         var uid: Int
         var elements: Int
@@ -64,8 +56,8 @@ struct PolicyEvaluator {
         self.archive = archive
         self.policy = policy
         self.table = ExpectationTable(allowed: policy.allowed, classes: archive.classes)
-        self.schemas = archive.classes.map { $0.isInline || $0.shape != nil ? nil : policy.classes[$0.name] }
-        self.shapes = Array(repeating: -2, count: archive.objectCount)
+        self.schemaKeys = SchemaKeyTable(classes: archive.classes, policy: policy)
+        self.shapes = ShapeCache(objectCount: archive.objectCount)
         self.expanded = Array(repeating: false, count: archive.objectCount)
         self.openPosition = Array(repeating: -1, count: archive.objectCount)
         self.renderedNodes = Array(repeating: 0, count: archive.objectCount)
@@ -79,9 +71,9 @@ struct PolicyEvaluator {
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
         var stack = [Work]()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
-        for entry in archive.top.reversed() {
-            stack.append(.visit(Edge(target: entry.uid, site: nil, topName: entry.name,
-                                     expectation: rootExpectation, component: .name(entry.name))))
+        for (position, entry) in archive.top.enumerated().reversed() {
+            stack.append(.visit(Edge(target: entry.uid, site: nil, topIndex: position,
+                                     expectation: rootExpectation, component: .top(position))))
         }
         var edges = [Edge]()
         var depth = 0
@@ -100,7 +92,7 @@ struct PolicyEvaluator {
             case .visit(let visited):
                 edge = visited
             }
-            let counted = edge.component != .none
+            let counted = !edge.component.isNone
             guard edge.target != 0, try checkSite(edge) else {
                 addRenderedNodes(1, counted: counted)
                 continue
@@ -130,17 +122,12 @@ struct PolicyEvaluator {
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
-        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate)
+        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes)
     }
 
     /// The Foundation shape object `uid` is read as (computed once per object).
     mutating func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
-        let cached = shapes[uid]
-        if cached >= 0 { return FoundationShape.allCases[Int(cached)] }
-        if cached == -1 { return nil }
-        let shape = try archive.shape(of: uid)
-        shapes[uid] = shape.map { Int8($0.ordinal) } ?? -1
-        return shape
+        try shapes.shape(of: uid, in: archive)
     }
 
     /// Adds a child's rendered-node count to the innermost open object (saturating: bombs overflow).
@@ -232,11 +219,11 @@ struct PolicyEvaluator {
                 }
             }
         }
-        guard let elementList = archive.collectionElements(edge.target) else { return }
+        guard let layout = archive.collectionLayout(edge.target) else { return }
         let keyUIDs = stringKeys ? archive.uidArray(edge.target, "NS.keys") : nil
-        for (position, element) in elementList.enumerated() {
-            checkElement(element.target, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil,
-                         site: element.site) { evaluator in
+        for position in 0 ..< layout.count {
+            checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
+                         constrained: elements != nil, site: layout.site(at: position, uid: edge.target)) { evaluator in
                 let base = evaluator.pointer(appending: edge.component)
                 guard isDictionary else { return base + "/\(position)" }
                 guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }

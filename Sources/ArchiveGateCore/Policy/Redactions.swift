@@ -32,4 +32,6 @@ struct PolicyEvaluation {
     /// A lower bound of the JSON values the plain rendering emits, when it can be known up front
     /// (an acyclic graph with no object-wide redactions); nil otherwise.
     var minimumPlainNodes: UInt64?
+    /// The Foundation shapes the walk worked out, for the renderers to reuse.
+    var shapes: ShapeCache
 }

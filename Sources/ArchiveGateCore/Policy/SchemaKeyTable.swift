@@ -1,0 +1,109 @@
+/// The key schemas of the archive's classes, compiled once per walk into flat tables so that a
+/// field's key is matched by comparing its raw bytes — no `String` is built, hashed or compared on
+/// the success path.
+///
+/// Every class with a schema gets a run of *slots*: one per name in `keys`, then one per name in
+/// `required` that `keys` lacks. Byte comparison decides only when every name of the class and the
+/// archive key are ASCII (ASCII strings are canonically equivalent exactly when their bytes are
+/// equal); anything else goes through `String` equality, as `Policy` compares names.
+struct SchemaKeyTable {
+    /// A class's run of slots.
+    struct ClassSlots {
+        var first: Int
+        var count: Int
+        var asciiOnly: Bool
+        var unknownKeys: Policy.UnknownKeys
+        var requiredCount: Int
+    }
+
+    /// Compiled schema by archive class index; -1 for classes without a schema.
+    private(set) var schemaOfClass: [Int]
+    private(set) var classSlots: [ClassSlots] = []
+    /// The user-key names of all slots (unescaped: `$x`, not `$$x`).
+    private(set) var names: [String] = []
+    /// The declared expectation of each slot; nil for names only in `required`.
+    private(set) var declared: [Expectation?] = []
+    /// Position in the schema's `required` (its first occurrence), or -1.
+    private(set) var requiredSlot: [Int] = []
+    /// `names`' UTF-8 bytes, back to back, with each slot's range; used for ASCII-only classes.
+    private var nameBytes: [UInt8] = []
+    private var nameStart: [Int] = []
+    private var nameEnd: [Int] = []
+    /// The registered `ExpectationTable` entry of each declared slot, or -1 until first needed.
+    var entries: [Int32] = []
+    /// The slot matched last, per compiled class: objects of one class list their keys in the same
+    /// order, so the next key is usually the next slot.
+    private var lastMatch: [Int] = []
+    /// The `required` names of each compiled class, for messages.
+    private(set) var requiredNames: [[String]] = []
+
+    init(classes: [ArchiveClass], policy: Policy) {
+        schemaOfClass = Array(repeating: -1, count: classes.count)
+        var compiledByName: [String: Int] = [:]
+        for (classIndex, archiveClass) in classes.enumerated() {
+            guard !archiveClass.isInline, archiveClass.shape == nil, let schema = policy.classes[archiveClass.name] else { continue }
+            if let known = compiledByName[archiveClass.name] {
+                schemaOfClass[classIndex] = known
+                continue
+            }
+            schemaOfClass[classIndex] = compile(schema)
+            compiledByName[archiveClass.name] = schemaOfClass[classIndex]
+        }
+    }
+
+    private mutating func compile(_ schema: Policy.ClassSchema) -> Int {
+        var classNames = Array(schema.keys.keys)
+        for name in schema.required where !classNames.contains(name) { classNames.append(name) }
+        let first = names.count
+        var asciiOnly = true
+        for name in classNames {
+            names.append(name)
+            declared.append(schema.keys[name])
+            requiredSlot.append(schema.required.firstIndex(of: name) ?? -1)
+            entries.append(-1)
+            nameStart.append(nameBytes.count)
+            nameBytes.append(contentsOf: name.utf8)
+            nameEnd.append(nameBytes.count)
+            if name.utf8.contains(where: { $0 >= 0x80 }) { asciiOnly = false }
+        }
+        classSlots.append(ClassSlots(first: first, count: classNames.count, asciiOnly: asciiOnly,
+                                     unknownKeys: schema.unknownKeys, requiredCount: schema.required.count))
+        lastMatch.append(-1)
+        requiredNames.append(schema.required)
+        return classSlots.count - 1
+    }
+
+    /// The slot whose name equals the ASCII user key `key`, or nil when the class has no such
+    /// name. Only valid when `classSlots[compiled].asciiOnly`.
+    mutating func asciiSlot(_ compiled: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+        let slots = classSlots[compiled]
+        guard slots.count > 0 else { return nil }
+        var candidate = lastMatch[compiled] + 1
+        for _ in 0 ..< slots.count {
+            if candidate >= slots.count { candidate = 0 }
+            let slot = slots.first + candidate
+            if nameEquals(slot, key) {
+                lastMatch[compiled] = candidate
+                return slot
+            }
+            candidate += 1
+        }
+        return nil
+    }
+
+    /// The slot whose name equals `key` by `String` equality (the general path), or nil.
+    func slot(_ compiled: Int, key: String) -> Int? {
+        let slots = classSlots[compiled]
+        for slot in slots.first ..< slots.first + slots.count where names[slot] == key { return slot }
+        return nil
+    }
+
+    private func nameEquals(_ slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = nameStart[slot]
+        guard nameEnd[slot] - start == key.count else { return false }
+        if key.isEmpty { return true }
+        return nameBytes.withUnsafeBufferPointer { stored in
+            memoryEquals(stored.baseAddress! + start, key.baseAddress, key.count)
+        }
+    }
+}
