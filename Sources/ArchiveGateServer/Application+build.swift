@@ -52,9 +52,9 @@ public func buildApplication(
     ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register(on: v1)
     FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register(on: v1)
 
-    let headerTimeout = TimeAmount(configuration.headerTimeout)
     let http1 = HTTP1Channel.Configuration(
-        additionalChannelHandlers: [RequestHeadTimeoutHandler(timeout: headerTimeout)],
+        additionalChannelHandlers: [RequestTimeoutHandler(headTimeout: TimeAmount(configuration.headerTimeout),
+                                                          bodyTimeout: TimeAmount(configuration.bodyTimeout))],
         idleTimeout: TimeAmount(configuration.idleTimeout)
     )
     return Application(

@@ -10,6 +10,7 @@ import Testing
         #expect(configuration.port == 8080)
         #expect(configuration.tenantsDirectory == nil)
         #expect(configuration.headerTimeout == .seconds(10))
+        #expect(configuration.bodyTimeout == .seconds(120))
     }
 
     @Test func flagsOverrideEnvironmentOverridesFile() async throws {
@@ -17,12 +18,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try #"{"http":{"host":"0.0.0.0","port":9000,"idleTimeoutSeconds":5},"limits":{"burst":7},"log":{"level":"debug"}}"#
             .write(toFile: directory + "/server.json", atomically: true, encoding: .utf8)
-        let environment = ["ARCHIVEGATE_HTTP_PORT": "9100", "ARCHIVEGATE_LIMITS_MAX_BODY_BYTES": "1234"]
+        let environment = ["ARCHIVEGATE_HTTP_PORT": "9100", "ARCHIVEGATE_LIMITS_MAX_BODY_BYTES": "1234",
+                           "ARCHIVEGATE_HTTP_BODY_TIMEOUT_SECONDS": "45"]
 
         let fromFileAndEnvironment = try await ServerConfiguration.load(configDirectory: directory, environment: environment)
         #expect(fromFileAndEnvironment.host == "0.0.0.0")
         #expect(fromFileAndEnvironment.port == 9100)
         #expect(fromFileAndEnvironment.idleTimeout == .seconds(5))
+        #expect(fromFileAndEnvironment.bodyTimeout == .seconds(45))
         #expect(fromFileAndEnvironment.tenantDefaults.burst == 7)
         #expect(fromFileAndEnvironment.tenantDefaults.maxBodyBytes == 1234)
         #expect(fromFileAndEnvironment.logLevel == .debug)

@@ -81,10 +81,12 @@ class Tenant:
 class Server:
     """`archivegate serve` with its own config folder, on a free 127.0.0.1 port."""
 
-    def __init__(self, binary, tenants, header_timeout=10, idle_timeout=30, log_level="info", label="server"):
+    def __init__(self, binary, tenants, header_timeout=10, idle_timeout=30, body_timeout=120, log_level="info",
+                 label="server"):
         self.binary = binary
         self.tenants = {tenant.id: tenant for tenant in tenants}
         self.header_timeout = header_timeout
+        self.body_timeout = body_timeout
         self.idle_timeout = idle_timeout
         self.log_level = log_level
         self.label = label
@@ -101,7 +103,7 @@ class Server:
         with open(os.path.join(self.directory, "server.json"), "w") as out:
             json.dump({
                 "http": {"host": "127.0.0.1", "headerTimeoutSeconds": self.header_timeout,
-                         "idleTimeoutSeconds": self.idle_timeout},
+                         "idleTimeoutSeconds": self.idle_timeout, "bodyTimeoutSeconds": self.body_timeout},
                 "tenants": {"directory": "tenants"},
                 "log": {"level": self.log_level},
             }, out, indent=2)
@@ -143,7 +145,7 @@ class Server:
                     with urllib.request.urlopen(f"{self.url}/readyz", timeout=2) as response:
                         if response.status == 200:
                             say(f"{self.label}: pid {self.process.pid} on {self.url} "
-                                f"(header timeout {self.header_timeout} s, idle {self.idle_timeout} s, "
+                                f"(header timeout {self.header_timeout} s, body {self.body_timeout} s, idle {self.idle_timeout} s, "
                                 f"log {self.log_level})")
                             return self
                 except (urllib.error.URLError, ConnectionError, OSError):

@@ -10,6 +10,7 @@ import NIOCore
 ///     Content-Length   over the body limit → 413 before reading a byte
 ///     body             read chunk by chunk; past the body limit → 413 without buffering the rest
 ///     gzip             inflated as it arrives; past the archive limit → 413, bad stream → 400
+///     connection lost  mid-body (client gone, body timeout) → 400 request.invalid, never a 500
 enum ArchiveBody {
     static let acceptedMediaTypes: Set<String> = ["application/octet-stream", "application/x-plist"]
 
@@ -34,14 +35,22 @@ enum ArchiveBody {
         var received = 0
         var plain: [UInt8] = []
         var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil
-        for try await chunk in request.body {
-            received += chunk.readableBytes
-            guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
-            if inflater != nil {
-                try inflater!.feed(chunk)
-            } else {
-                plain.append(contentsOf: chunk.readableBytesView)
+        do {
+            for try await chunk in request.body {
+                received += chunk.readableBytes
+                guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
+                if inflater != nil {
+                    try inflater!.feed(chunk)
+                } else {
+                    plain.append(contentsOf: chunk.readableBytesView)
+                }
             }
+        } catch let problem as ProblemError {
+            throw problem
+        } catch {
+            // The connection closed mid-body: the client went away or the body timeout cut it.
+            // A client problem, logged and counted as one, not as a server failure.
+            throw ProblemError.invalidRequest("The request body ended after \(received) bytes, before it was complete.")
         }
         return try inflater?.finish() ?? plain
     }

@@ -38,6 +38,7 @@ extension ServerConfiguration {
         configuration.host = reader.string(forKey: "http.host", default: defaults.host)
         configuration.port = try integer(reader, "http.port", defaults.port, range: 0...65535)
         configuration.headerTimeout = .seconds(try integer(reader, "http.headerTimeoutSeconds", 10, range: 1...3600))
+        configuration.bodyTimeout = .seconds(try integer(reader, "http.bodyTimeoutSeconds", 120, range: 1...86400))
         configuration.idleTimeout = .seconds(try integer(reader, "http.idleTimeoutSeconds", 30, range: 1...86400))
 
         let tenants = reader.string(forKey: "tenants.directory", default: "tenants")

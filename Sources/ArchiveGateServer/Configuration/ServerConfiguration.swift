@@ -14,6 +14,9 @@ public struct ServerConfiguration: Sendable {
     /// A connection must deliver a complete request head within this long of opening (or of the
     /// previous response), so a slow-header client cannot hold a connection.
     public var headerTimeout: Duration = .seconds(10)
+    /// A request's body must arrive in full within this long of its head, else the connection is
+    /// closed: a client trickling the body (inside the idle timeout) cannot hold a connection.
+    public var bodyTimeout: Duration = .seconds(120)
     /// A connection with nothing to read for this long is closed: a stalled body upload, or an idle
     /// keep-alive connection.
     public var idleTimeout: Duration = .seconds(30)
