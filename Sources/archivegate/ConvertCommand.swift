@@ -24,11 +24,7 @@ struct ConvertCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let policy: Policy
-        do { policy = try decode.loadPolicy() } catch CLIFailure.usage(let message) {
-            Terminal.error(message)
-            throw CLIExit.usage
-        }
+        let policy = try decode.policyOrExit()
         do {
             let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
             let inspection = try ArchiveInspector(policy: policy).convert(bytes, mode: mode, pretty: pretty)

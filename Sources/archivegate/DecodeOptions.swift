@@ -25,7 +25,18 @@ struct DecodeOptions: ParsableArguments {
         }
     }
 
-    /// The policy to decode under, with overrides applied. Exits 64 with a clear line if the file is unusable.
+    /// The policy to decode under; an unusable policy file or override prints one line on stderr
+    /// and exits 64 (usage).
+    func policyOrExit() throws -> Policy {
+        do {
+            return try loadPolicy()
+        } catch CLIFailure.usage(let message) {
+            Terminal.error(message)
+            throw CLIExit.usage
+        }
+    }
+
+    /// The policy to decode under, with overrides applied; throws `CLIFailure.usage` if the file is unusable.
     func loadPolicy() throws -> Policy {
         var loaded: Policy
         if allowAnyClass {

@@ -46,11 +46,7 @@ struct FetchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let policy: Policy
-        do { policy = try decode.loadPolicy() } catch CLIFailure.usage(let message) {
-            Terminal.error(message)
-            throw CLIExit.usage
-        }
+        let policy = try decode.policyOrExit()
         let fetchPolicy = FetchPolicy(allowedRanges: allowRanges.compactMap(IPAddressRange.init),
                                       maxBytes: policy.limits.maxInputBytes,
                                       totalTimeout: .seconds(timeout))

@@ -16,11 +16,7 @@ struct ValidateCommand: ParsableCommand {
     var files: [String]
 
     func run() throws {
-        let policy: Policy
-        do { policy = try decode.loadPolicy() } catch CLIFailure.usage(let message) {
-            Terminal.error(message)
-            throw CLIExit.usage
-        }
+        let policy = try decode.policyOrExit()
         let inspector = ArchiveInspector(policy: policy)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
