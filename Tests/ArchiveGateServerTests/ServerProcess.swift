@@ -1,4 +1,5 @@
 import ArchiveGateServer
+import ArchiveGateTestSupport
 import Foundation
 
 /// `archivegate serve` as a child process on a free loopback port, with the test tenants.
@@ -43,19 +44,9 @@ final class ServerProcess: @unchecked Sendable {
         throw ServerProcessError.notListening
     }
 
-    private static func canConnect(port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+    /// Whether a TCP connection to the port on 127.0.0.1 is accepted now.
+    static func canConnect(port: Int) -> Bool {
+        Loopback.acceptsConnections(port: port)
     }
 
     func signal(_ signal: Int32) {
