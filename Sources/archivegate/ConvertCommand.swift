@@ -42,7 +42,7 @@ struct ConvertCommand: ParsableCommand {
             throw CLIExit.malformed
         } catch CLIFailure.usage(let message) {
             Terminal.error(message)
-            throw CLIExit.malformed
+            throw CLIExit.usage
         }
     }
 }

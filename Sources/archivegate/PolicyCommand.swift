@@ -37,7 +37,7 @@ struct PolicySuggestCommand: ParsableCommand {
                 throw CLIExit.malformed
             } catch CLIFailure.usage(let message) {
                 Terminal.error(message)
-                throw CLIExit.malformed
+                throw CLIExit.usage
             }
         }
         Terminal.writeStdout(Array(suggester.policyJSON(name: name).utf8))

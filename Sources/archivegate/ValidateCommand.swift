@@ -34,10 +34,10 @@ struct ValidateCommand: ParsableCommand {
                 }
             } catch let error as ArchiveGateError {
                 Terminal.error("\(file): \(Terminal.malformed(error))")
-                worst = 2
+                worst = max(worst, CLIExit.malformed.rawValue)
             } catch CLIFailure.usage(let message) {
-                Terminal.error(message)
-                worst = 2
+                Terminal.error(message)  // a file that cannot be opened is the caller's mistake, not the archive's
+                worst = max(worst, CLIExit.usage.rawValue)
             }
         }
         if worst != 0 { throw ExitCode(worst) }
