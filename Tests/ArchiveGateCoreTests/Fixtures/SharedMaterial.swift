@@ -16,4 +16,11 @@ enum SharedMaterial {
     static var hasCorpus: Bool { FileManager.default.fileExists(atPath: corpus.appendingPathComponent("SOURCES.md").path) }
 
     static let corpusAbsent = "../shared/corpus/public is absent (a clone without ../shared beside it)"
+
+    /// Other projects' test vectors and real-device archives (`peer-corpus/SOURCES.md`).
+    static let peerCorpus = root.appendingPathComponent("peer-corpus")
+
+    static var hasPeerCorpus: Bool { FileManager.default.fileExists(atPath: peerCorpus.appendingPathComponent("SOURCES.md").path) }
+
+    static let peerCorpusAbsent = "../shared/peer-corpus is absent (a clone without ../shared beside it)"
 }
