@@ -14,7 +14,13 @@ const stored = new StoredList(openStored);
  * What is on screen. `source`: {kind: 'file', name, bytes} | {kind: 'url', url} | {kind: 'stored', id};
  * `jsonText`: the JSON exactly as the server sent it (downloaded as is).
  */
-const state = { source: null, mode: 'plain', report: null, jsonText: null, busy: false };
+const state = { source: null, mode: 'plain', report: null, jsonText: null, busy: false, ticket: 0 };
+
+/** Starts a new display; an answer that arrives for an older one is dropped (the latest input wins). */
+function nextTicket() {
+    state.ticket += 1;
+    return state.ticket;
+}
 
 function selectedMode() {
     return document.querySelector('input[name="mode"]:checked')?.value === 'typed' ? 'typed' : 'plain';
@@ -85,8 +91,7 @@ async function inspectFile(file) {
 
 /** Inspects `source` in the selected mode and shows the outcome. */
 async function run(source) {
-    if (state.busy) return;
-    state.busy = true;
+    const ticket = nextTicket();
     const mode = selectedMode();
     Object.assign(state, { source, mode, report: null, jsonText: null });
     setStatus(source.kind === 'url' ? 'Fetching…' : 'Inspecting…');
@@ -94,16 +99,16 @@ async function run(source) {
     try {
         if (source.kind === 'file') {
             const { report, jsonText } = await inspectBytes(source.bytes, mode);
+            if (ticket !== state.ticket) return;
             showReport(report, jsonText, '');
         } else {
             const report = await fetchURL(source.url, mode, false);
+            if (ticket !== state.ticket) return;
             showReport(report, null, 'A fetched archive\'s JSON is shown once it is stored: press "Store result".');
         }
         setStatus('');
     } catch (error) {
-        showFailure(error);
-    } finally {
-        state.busy = false;
+        if (ticket === state.ticket) showFailure(error);
     }
 }
 
@@ -119,6 +124,7 @@ function showResult(title, { store }) {
     byId('download-json').disabled = true;
     byId('tree-note').textContent = '';
     clear(byId('verdict'));
+    delete byId('verdict').dataset.verdict;
     tree.clear();
     renderClasses(byId('class-head'), byId('class-rows'), []);
     clear(byId('violations'));
@@ -186,6 +192,7 @@ byId('store-result').addEventListener('click', async () => {
     const source = state.source;
     if (!source || source.kind === 'stored' || state.busy) return;
     state.busy = true;
+    const ticket = state.ticket;
     const status = byId('store-status');
     status.textContent = 'Storing…';
     try {
@@ -197,8 +204,8 @@ byId('store-result').addEventListener('click', async () => {
             result = await fetchURL(source.url, state.mode, true);
             created = true;
             if (result.hasJSON) {
-                state.jsonText = await getStoredJSON(result.id);
-                showReport(result.report, state.jsonText, '');
+                const jsonText = await getStoredJSON(result.id);
+                if (ticket === state.ticket) showReport(result.report, jsonText, '');
             }
         }
         status.textContent = `${created ? 'Stored' : 'Already stored'} as ${result.id}.`;
@@ -214,21 +221,19 @@ byId('store-result').addEventListener('click', async () => {
 byId('collapse-tree').addEventListener('click', () => tree.collapseAll());
 
 async function openStored(summary) {
-    if (state.busy) return;
-    state.busy = true;
+    const ticket = nextTicket();
     Object.assign(state, { source: { kind: 'stored', id: summary.id }, mode: summary.mode, report: null, jsonText: null });
     showResult(`Stored ${summary.id}`, { store: false });
     setStatus('Loading…');
     try {
         const result = await getStored(summary.id);
         const jsonText = result.hasJSON ? await getStoredJSON(summary.id) : null;
+        if (ticket !== state.ticket) return;
         showReport(result.report, jsonText, 'No JSON was stored: the policy rejected this archive.');
         byId('store-status').textContent = `${result.source} · ${result.mode} · ${result.size} bytes · created ${result.createdAt} · expires ${result.expiresAt}`;
         setStatus('');
     } catch (error) {
-        showFailure(error);
-    } finally {
-        state.busy = false;
+        if (ticket === state.ticket) showFailure(error);
     }
 }
 
