@@ -74,6 +74,7 @@ let package = Package(
                 .embedInCode("Resources/ui/report.js"),
                 .embedInCode("Resources/ui/tree.js"),
                 .embedInCode("Resources/ui/stored.js"),
+                .embedInCode("Resources/ui/favicon.svg"),
             ]
         ),
         // Release benchmark: ours vs Foundation's NSKeyedUnarchiver on the same bytes (scripts/bench).

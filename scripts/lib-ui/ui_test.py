@@ -4,13 +4,14 @@ the run with a non-zero exit and a screenshot named `failure.png`."""
 
 import argparse
 import functools
-import http.server
+import http.server as http_server
 import os
 import pathlib
 import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 
 from selenium import webdriver
@@ -157,14 +158,14 @@ def check_headers():
     print("ok: security headers on the page and its files")
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
+class QuietHandler(http_server.SimpleHTTPRequestHandler):
     def log_message(self, *arguments):
         pass
 
 
 def start_file_server(folder):
     """The only fetch destination: a loopback file server for the example archives."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    server = http_server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
 

@@ -20,5 +20,6 @@ enum InspectorAssets {
         "report.js": Asset(bytes: PackageResources.report_js, contentType: "text/javascript; charset=utf-8"),
         "tree.js": Asset(bytes: PackageResources.tree_js, contentType: "text/javascript; charset=utf-8"),
         "stored.js": Asset(bytes: PackageResources.stored_js, contentType: "text/javascript; charset=utf-8"),
+        "favicon.svg": Asset(bytes: PackageResources.favicon_svg, contentType: "image/svg+xml"),
     ]
 }

@@ -14,7 +14,7 @@ const stored = new StoredList(openStored);
  * What is on screen. `source`: {kind: 'file', name, bytes} | {kind: 'url', url} | {kind: 'stored', id};
  * `jsonText`: the JSON exactly as the server sent it (downloaded as is).
  */
-const state = { source: null, mode: 'plain', report: null, jsonText: null, busy: false, ticket: 0 };
+const state = { source: null, mode: 'plain', report: null, jsonText: null, treeNote: '', busy: false, ticket: 0 };
 
 /** Starts a new display; an answer that arrives for an older one is dropped (the latest input wins). */
 function nextTicket() {
@@ -139,11 +139,8 @@ function showReport(report, jsonText, note) {
     byId('report-panel').hidden = false;
     renderClasses(byId('class-head'), byId('class-rows'), report.classes);
     const open = (pointer) => {
-        if (!tree.reveal(pointer)) {
-            byId('tree-note').textContent = `${pointer} is not in this JSON; the nearest part is highlighted.`;
-        } else {
-            byId('tree-note').textContent = '';
-        }
+        byId('tree-note').textContent = tree.reveal(pointer)
+            ? state.treeNote : `${pointer} is not in this JSON; the nearest part is highlighted.`;
     };
     renderIssues(byId('violations'), report.violations, state.mode, open,
         { emptyText: 'No violations.', known: violationFields });
@@ -152,14 +149,14 @@ function showReport(report, jsonText, note) {
     if (hasFindings) {
         renderIssues(byId('findings'), report.findings, state.mode, open, { emptyText: 'No findings.', known: violationFields });
     }
+    byId('json-panel').hidden = false;
     if (jsonText !== null) {
         tree.show(parseJSON(jsonText));
-        if (!report.valid) {
-            byId('tree-note').textContent = 'Rejected: each violating subtree is shown as null, as a redact policy renders it.';
-        }
+        state.treeNote = report.valid ? '' : 'Rejected: each violating subtree is shown as null, as a redact policy renders it.';
     } else {
-        byId('tree-note').textContent = note;
+        state.treeNote = note;
     }
+    byId('tree-note').textContent = state.treeNote;
     byId('download-json').disabled = jsonText === null;
     byId('store-result').disabled = state.source?.kind === 'stored';
 }
@@ -171,6 +168,7 @@ function showFailure(error) {
     const malformed = status === 422 || status === 413;
     renderVerdict(byId('verdict'), { kind: malformed ? 'malformed' : 'failed', problem, status });
     byId('report-panel').hidden = true;
+    byId('json-panel').hidden = true;
     byId('store-result').disabled = true;
 }
 
