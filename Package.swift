@@ -62,8 +62,20 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            // The hand-written OpenAPI document, compiled into the binary (served at /openapi.yaml).
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            // The hand-written OpenAPI document (served at /openapi.yaml) and the inspector page's
+            // files (served at / and /ui/…), compiled into the binary.
+            resources: [
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/ui/index.html"),
+                .embedInCode("Resources/ui/inspector.css"),
+                .embedInCode("Resources/ui/inspector.js"),
+                .embedInCode("Resources/ui/api.js"),
+                .embedInCode("Resources/ui/dom.js"),
+                .embedInCode("Resources/ui/report.js"),
+                .embedInCode("Resources/ui/tree.js"),
+                .embedInCode("Resources/ui/stored.js"),
+                .embedInCode("Resources/ui/favicon.svg"),
+            ]
         ),
         // Release benchmark: ours vs Foundation's NSKeyedUnarchiver on the same bytes (scripts/bench).
         .executableTarget(name: "ArchiveGateBench", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateBench"),

@@ -1,5 +1,6 @@
 import ArchiveGateCore
 import ArchiveGateStore
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -11,9 +12,11 @@ import NIOCore
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
+///             ─▶ / and /ui/<file>: InspectorController (the inspector page; ui.enabled)   (no auth)
 ///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController  (validate, convert)
 ///                     (Bearer key → tenant)      (token bucket → 429)    ResultsController  (/v1/archives → store)
 ///                                                                        FetchController    (libcurl → core [→ store])
+///                                                                        InspectController  (report + JSON for the page)
 ///
 /// `store` backs `/v1/archives`; with nil those endpoints answer 503 `store.disabled`. The caller
 /// owns it (opens it before, closes it after the application ran); the application runs the
@@ -33,17 +36,23 @@ public func buildApplication(
                        metadata: ["tenants_directory": .string(configuration.tenantsDirectory ?? "-")])
     }
 
+    var methodsByPath: [String: [HTTPRequest.Method]] = [
+        "/v1/validate": [.post], "/v1/convert": [.post], "/v1/fetch": [.post], "/v1/inspect": [.post],
+        "/v1/archives": [.get, .post], "/v1/archives/*": [.get, .delete], "/v1/archives/*/json": [.get],
+        "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/openapi.yaml": [.get],
+    ]
+    if configuration.uiEnabled {
+        methodsByPath["/"] = [.get]
+        methodsByPath["/ui/*"] = [.get]
+    }
     let router = Router(context: ArchiveRequestContext.self)
     router.addMiddleware {
         RequestIdMiddleware()
         AccessLogMiddleware(logger: logger, metrics: metrics)
-        ProblemMiddleware(methodsByPath: [
-            "/v1/validate": [.post], "/v1/convert": [.post], "/v1/fetch": [.post],
-            "/v1/archives": [.get, .post], "/v1/archives/*": [.get, .delete], "/v1/archives/*/json": [.get],
-            "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/openapi.yaml": [.get],
-        ])
+        ProblemMiddleware(methodsByPath: methodsByPath)
     }
     OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)
+    if configuration.uiEnabled { InspectorController().register(on: router) }
     let v1 = router.group("v1")
         .add(middleware: AuthenticationMiddleware(tenants: tenants))
         .add(middleware: RateLimitMiddleware())
@@ -51,6 +60,7 @@ public func buildApplication(
     ArchiveController(metrics: metrics).register(on: v1)
     ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register(on: v1)
     FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register(on: v1)
+    InspectController(metrics: metrics).register(on: v1)
 
     let http1 = HTTP1Channel.Configuration(
         additionalChannelHandlers: [RequestTimeoutHandler(headTimeout: TimeAmount(configuration.headerTimeout),

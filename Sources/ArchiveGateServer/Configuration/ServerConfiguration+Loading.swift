@@ -88,6 +88,7 @@ extension ServerConfiguration {
         store.busyTimeout = .milliseconds(try integer(reader, "store.busyTimeoutMilliseconds", 10_000, range: 0...600_000))
         store.maxPageSize = try integer(reader, "store.maxPageSize", store.maxPageSize, range: 1...10_000)
         configuration.store = store
+        configuration.uiEnabled = reader.bool(forKey: "ui.enabled", default: defaults.uiEnabled)
         return configuration
     }
 

@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     public var fetch: FetchSettings = FetchSettings()
     /// `/v1/archives`: where results are stored and for how long.
     public var store: StoreSettings = StoreSettings()
+    /// `ui.enabled`: serve the inspector page at `/` and its files under `/ui/`. False → 404 there.
+    public var uiEnabled: Bool = true
 
     public init() {}
 }
