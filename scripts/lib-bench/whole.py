@@ -121,7 +121,7 @@ def fmt_ms(seconds):
 
 def fmt_mbps(size, seconds):
     rate = size / seconds / 1e6
-    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}"
+    return f"{rate:,.0f}" if rate >= 100 else (f"{rate:.1f}" if rate >= 10 else f"{rate:.2f}")
 
 
 def fmt_size(size):

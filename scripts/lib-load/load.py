@@ -107,6 +107,12 @@ def main():
             say(f"server-side statuses during the run: {format_statuses(delta)}; server CPU {cpu:.1f} s "
                 f"({results[0]['cpu_share']:.2f} cores, {results[0]['cpu_ms']:.3f} ms per request)")
             statuses = {status for (_, status) in delta}
+            cut = sum(count for (_, status), count in delta.items() if status == "400")
+            if case == "5m" and statuses - {"200"} == {"400"} and cut <= connections and not results[0]["status"]:
+                # wrk stops mid-upload at the end of its run: with 5 MB bodies, the requests in flight
+                # then end as an incomplete body, a 400 that wrk never sees (it counted no non-2xx).
+                say(f"{endpoint} {case}: {cut} upload(s) cut off by wrk's stop answered 400 (incomplete body); not an error")
+                statuses = statuses - {"400"}
             if statuses - {"200"}:
                 failures.append(f"{endpoint} {case}: server answered statuses other than 200: {format_statuses(delta)}")
             check(server.alive(), f"the server died during {endpoint} {case}: {server.log_tail()}")
