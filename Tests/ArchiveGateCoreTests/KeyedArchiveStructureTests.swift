@@ -104,13 +104,6 @@ import Testing
                 builder.setTop("root", builder.object(class: record, fields: ["$evil": 1]))
             }
         },
-        Case(rule: "NS.keys and NS.objects differ in length", code: "archive.length_mismatch") {
-            archive { builder in
-                let key = builder.add("k")
-                let record = builder.classRecord("NSDictionary")
-                builder.setTop("root", builder.object(class: record, fields: ["NS.keys": [.uid(key), .uid(key)], "NS.objects": [.uid(key)]]))
-            }
-        },
         Case(rule: "array containing itself", code: "archive.collection_cycle") {
             archive { builder in
                 let array = builder.reserve()

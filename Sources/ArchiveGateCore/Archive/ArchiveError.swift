@@ -35,7 +35,7 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notAKeyedArchive = Code(.notAKeyedArchive)
         /// `$archiver` is not `NSKeyedArchiver`.
         public static let unsupportedArchiver = Code(.unsupportedArchiver)
-        /// `$version` is missing or not an integer.
+        /// `$version` is missing, not an integer, or not 100000 (the only version NSKeyedArchiver writes).
         public static let invalidVersion = Code(.invalidVersion)
         /// `$top` is not a dictionary of UIDs.
         public static let invalidTop = Code(.invalidTop)

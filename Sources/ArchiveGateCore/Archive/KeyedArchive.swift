@@ -68,6 +68,10 @@ public struct KeyedArchive: Sendable {
         guard let version = plist.dictionaryValue(root, forKey: "$version"), plist[version].kind == .integer else {
             throw ArchiveError(.invalidVersion, path: "/$version", "$version is missing or not an integer")
         }
+        // The only version NSKeyedArchiver has ever written; Foundation refuses any other.
+        guard plist.int64(at: version) == 100_000 else {
+            throw ArchiveError(.invalidVersion, path: "/$version", "$version is \(plist.integer128(plist[version])), expected 100000")
+        }
         guard plist[objectsIndex].kind == .array, plist.count(of: objectsIndex) >= 1 else {
             throw ArchiveError(.invalidObjects, path: "/$objects", "$objects must be a non-empty array")
         }

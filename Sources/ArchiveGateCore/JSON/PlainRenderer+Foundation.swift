@@ -43,10 +43,10 @@ extension PlainRenderer {
         case .value:
             return appendValue(uid)
         case .decimalNumber:
-            guard let text = decimalString(uid) else { return false }
+            guard let text = archive.decimalString(uid) else { return false }
             output.appendString(text)
         case .indexSet:
-            guard let ranges = indexRanges(uid) else { return false }
+            guard let ranges = archive.indexRanges(uid) else { return false }
             output.append(UInt8(ascii: "["))
             for (position, range) in ranges.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }

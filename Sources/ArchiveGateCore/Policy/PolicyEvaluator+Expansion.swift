@@ -3,11 +3,30 @@
 extension PolicyEvaluator {
     mutating func expand(_ uid: Int, into edges: inout [Edge]) throws(ArchiveError) {
         guard let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline else { return }
+        if let declared = archive.classes[classIndex].shape, !checkShape(uid, as: declared, className: archive.classes[classIndex].name) {
+            return
+        }
         if let shape = try shape(of: uid) {
             expandFoundation(uid, shape: shape, into: &edges)
         } else {
             expandCustom(uid, classIndex: classIndex, into: &edges)
         }
+    }
+
+    /// Runs the shape check of a Foundation-class object; each problem is a violation at the
+    /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
+    /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
+    private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) -> Bool {
+        let problems = archive.shapeProblems(of: uid, as: shape)
+        guard !problems.isEmpty else { return true }
+        let path = pointer()
+        for problem in problems {
+            shapeViolationCount += 1
+            appendViolation(code: problem.code.rawValue, problem.message, path: path, uid: uid, className: className, key: problem.key)
+        }
+        if policy.allowed.acceptsAnyClass { return true }
+        redactObject(uid)
+        return false
     }
 
     private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout [Edge]) {

@@ -11,6 +11,8 @@ struct PolicyEvaluator {
 
     var violations: [ValidationReport.Violation] = []
     var violationCount = 0
+    /// How many of the violations are Foundation shape problems (`ShapeProblem`).
+    var shapeViolationCount = 0
     var redactions = Redactions()
     var table: ExpectationTable
     /// The key schemas of the archive's classes, matched by key bytes.
@@ -122,7 +124,8 @@ struct PolicyEvaluator {
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
-        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes)
+        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
+                                onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount)
     }
 
     /// The Foundation shape object `uid` is read as (computed once per object).

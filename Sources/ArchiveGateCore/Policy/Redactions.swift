@@ -34,4 +34,6 @@ struct PolicyEvaluation {
     var minimumPlainNodes: UInt64?
     /// The Foundation shapes the walk worked out, for the renderers to reuse.
     var shapes: ShapeCache
+    /// True when every violation is a Foundation shape problem: inspection mode still renders then.
+    var onlyShapeViolations: Bool
 }
