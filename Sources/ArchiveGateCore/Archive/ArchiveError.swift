@@ -37,7 +37,7 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unsupportedArchiver = Code(.unsupportedArchiver)
         /// `$version` is missing, not an integer, or not 100000 (the only version NSKeyedArchiver writes).
         public static let invalidVersion = Code(.invalidVersion)
-        /// `$top` is not a dictionary of UIDs.
+        /// `$top` is not a dictionary of UIDs and inline scalars.
         public static let invalidTop = Code(.invalidTop)
         /// `$objects` is not an array starting with the string `$null`, or holds an entry of a kind
         /// no archiver writes there (an array, a UID, a nested container).

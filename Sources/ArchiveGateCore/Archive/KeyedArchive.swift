@@ -8,7 +8,18 @@ public struct KeyedArchive: Sendable {
     /// One `$top` entry: the name under which an object was encoded at the top level.
     public struct TopEntry: Hashable, Sendable {
         public let name: String
+        /// The object encoded under `name`; 0 (`$null`) for an inline value.
         public let uid: Int
+        /// The plist index of an inline bool, integer, real, string or data value: Foundation writes
+        /// `encode(true, forKey: "HasUpdatedParentReference")` at the archiver's top level straight
+        /// into `$top`. Nil for UIDs.
+        public let inlineValue: Int?
+
+        public init(name: String, uid: Int, inlineValue: Int? = nil) {
+            self.name = name
+            self.uid = uid
+            self.inlineValue = inlineValue
+        }
     }
 
     /// What a `$objects` entry is.
@@ -99,7 +110,13 @@ public struct KeyedArchive: Sendable {
             let value = plist.dictionaryValue(topIndex, pair: pair)
             let path = JSONPointer.appending("/$top", name)
             guard let uid = plist.uid(at: value) else {
-                throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs, found a \(plist[value].kind)")
+                switch plist[value].kind {
+                case .bool, .integer, .real, .asciiString, .utf8String, .utf16String, .data:
+                    top.append(TopEntry(name: name, uid: 0, inlineValue: value))
+                    continue
+                default:
+                    throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs or inline scalars, found a \(plist[value].kind)")
+                }
             }
             try classifier.checkReference(uid, path: path)
             top.append(TopEntry(name: name, uid: uid))

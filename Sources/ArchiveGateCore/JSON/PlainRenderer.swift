@@ -53,7 +53,11 @@ struct PlainRenderer {
         output.append(UInt8(ascii: "{"))
         stack.append(.literal("}"))
         for (position, entry) in archive.top.enumerated().reversed() {
-            stack.append(.edge(target: entry.uid, site: nil, topIndex: position, component: .top(position)))
+            if let inline = entry.inlineValue, !redactions.topNames.contains(entry.name) {
+                stack.append(.scalar(plistIndex: inline))
+            } else {
+                stack.append(.edge(target: entry.uid, site: nil, topIndex: position, component: .top(position)))
+            }
             stack.append(.literal(":"))
             stack.append(.dictionaryKey(keyUID: -1 - position))
             if position > 0 { stack.append(.literal(",")) }

@@ -41,6 +41,12 @@ struct TypedRenderer {
         for (position, entry) in archive.top.enumerated() {
             if position > 0 { output.append(UInt8(ascii: ",")) }
             output.appendString(entry.name)
+            if let inline = entry.inlineValue, !redactions.topNames.contains(entry.name) {
+                output.append(UInt8(ascii: ":"))
+                stack.append(.value(plistIndex: inline, depth: 1))
+                try drain()
+                continue
+            }
             output.append(":{\"$uid\":")
             output.appendInteger(redactions.topNames.contains(entry.name) ? 0 : entry.uid)
             output.append(UInt8(ascii: "}"))

@@ -74,6 +74,11 @@ struct PolicyEvaluator {
         var stack = [Work]()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
         for (position, entry) in archive.top.enumerated().reversed() {
+            if let inline = entry.inlineValue {
+                checkInlineTop(position, plistIndex: inline)
+                topNodes += 1
+                continue
+            }
             stack.append(.visit(Edge(target: entry.uid, site: nil, topIndex: position,
                                      expectation: rootExpectation, component: .top(position))))
         }
@@ -126,6 +131,18 @@ struct PolicyEvaluator {
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
         return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
                                 onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount)
+    }
+
+    /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.
+    private mutating func checkInlineTop(_ position: Int, plistIndex: Int) {
+        guard let root = policy.root, !root.acceptsAnyClass else { return }
+        let kind = archive.plist[plistIndex].kind
+        if let inline = InlineKind(kind), root.inlineKinds.contains(inline) { return }
+        let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
+        let name = archive.top[position].name
+        appendViolation(.inlineTypeMismatch, "$top '\(name)' expects \(root.summary), found \(found)",
+                        path: PathComponent.top(position).token(in: archive), uid: nil, className: nil, key: nil)
+        redactions.topNames.insert(name)
     }
 
     /// The Foundation shape object `uid` is read as (computed once per object).
