@@ -5,13 +5,14 @@
 extension FoundationShape {
     struct ReferenceField {
         let key: StaticString
-        let accepts: ClassSet
+        /// The exact `$classname`s Foundation accepts there (the walk turns them into a class set).
+        let accepts: Set<String>
         let jsonName: StaticString?
     }
 
-    static let stringClasses = ClassSet(names: ["NSString", "NSMutableString"])
-    static let dataClasses = ClassSet(names: ["NSData", "NSMutableData"])
-    static let numberClasses = ClassSet(names: ["NSNumber"])
+    static let stringClasses: Set<String> = ["NSString", "NSMutableString"]
+    static let dataClasses: Set<String> = ["NSData", "NSMutableData"]
+    static let numberClasses: Set<String> = ["NSNumber"]
 
     /// `referenceFields` of every shape, by `ordinal`, built once.
     static let referenceFieldsByOrdinal: [[ReferenceField]] = allCases.map(\.computedReferenceFields)
@@ -28,7 +29,7 @@ extension FoundationShape {
         case .date:
             [ReferenceField(key: "NS.time", accepts: Self.numberClasses, jsonName: nil)]
         case .url:
-            [ReferenceField(key: "NS.base", accepts: ClassSet(names: ["NSURL"]), jsonName: nil),
+            [ReferenceField(key: "NS.base", accepts: ["NSURL"], jsonName: nil),
              ReferenceField(key: "NS.relative", accepts: Self.stringClasses, jsonName: nil)]
         case .value:
             [ReferenceField(key: "NS.pointval", accepts: Self.stringClasses, jsonName: nil),
@@ -38,11 +39,11 @@ extension FoundationShape {
              ReferenceField(key: "NS.rangeval.length", accepts: Self.numberClasses, jsonName: nil)]
         case .attributedString:
             [ReferenceField(key: "NSString", accepts: Self.stringClasses, jsonName: "string"),
-             ReferenceField(key: "NSAttributes", accepts: ClassSet(names: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"]), jsonName: "attributes"),
+             ReferenceField(key: "NSAttributes", accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"], jsonName: "attributes"),
              ReferenceField(key: "NSAttributeInfo", accepts: Self.dataClasses, jsonName: nil)]
         case .error:
             [ReferenceField(key: "NSDomain", accepts: Self.stringClasses, jsonName: "domain"),
-             ReferenceField(key: "NSUserInfo", accepts: ClassSet(names: ["NSDictionary", "NSMutableDictionary"]), jsonName: "userInfo")]
+             ReferenceField(key: "NSUserInfo", accepts: ["NSDictionary", "NSMutableDictionary"], jsonName: "userInfo")]
         case .locale:
             [ReferenceField(key: "NS.identifier", accepts: Self.stringClasses, jsonName: nil)]
         case .timeZone:
