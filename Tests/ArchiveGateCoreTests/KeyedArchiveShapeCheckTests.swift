@@ -111,6 +111,15 @@ import Testing
             root("NSError") { builder in ["NSDomain": .uid(builder.add("D"))] }
         },
         Case(rule: "NSError has no NSDomain", code: "archive.missing_field", key: "NSDomain") { HandBuilt.object("NSError", ["NSCode": 1]) },
+        Case(rule: "NSError NSUserInfo holds an NSDate", code: "archive.shape_mismatch", key: "NSUserInfo") {
+            HandBuilt.root { builder in
+                let date = builder.object(class: builder.classRecord("NSDate"), fields: ["NS.time": .real(0)])
+                let list = builder.array(of: [date])
+                let info = builder.dictionary(keys: [builder.add("when")], values: [list])
+                return builder.object(class: builder.classRecord("NSError"),
+                                      fields: ["NSCode": 1, "NSDomain": .uid(builder.add("D")), "NSUserInfo": .uid(info)])
+            }
+        },
         // NSTimeZone, NSLocale, NSURL
         Case(rule: "NSTimeZone NS.name is not a time zone", code: "archive.invalid_value", key: "NS.name") {
             root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Nowhere/City"))] }
@@ -133,6 +142,19 @@ import Testing
         // NSAttributedString, NSValue, NSDecimalNumber, NSIndexSet
         Case(rule: "NSAttributedString has no NSString", code: "archive.missing_field", key: "NSString") {
             HandBuilt.object("NSAttributedString", [:])
+        },
+        Case(rule: "NSAttributedString NSAttributes array holds a string", code: "archive.shape_mismatch", key: "NSAttributes") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.add("not a dictionary")])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes)])
+            }
+        },
+        Case(rule: "NSOrderedSet NS.object.0 is inline", code: "archive.shape_mismatch") {
+            HandBuilt.object("NSOrderedSet", ["NS.object.0": 1])
+        },
+        Case(rule: "NSOrderedSet NS.object.0 is $null", code: "archive.null_element", key: "NS.objects") {
+            HandBuilt.object("NSOrderedSet", ["NS.object.0": .uid(0)])
         },
         Case(rule: "NSValue of an unknown kind", code: "archive.invalid_value") {
             HandBuilt.object("NSValue", ["NS.special": 99, "NS.bytes": .data([1])])

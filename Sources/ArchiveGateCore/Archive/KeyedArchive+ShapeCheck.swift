@@ -35,7 +35,11 @@ extension KeyedArchive {
             if indexRanges(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NSRangeCount and ranges"))
             }
-        case .data, .date, .null, .url, .uuid, .attributedString, .error, .locale:
+        case .attributedString:
+            if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
+        case .error:
+            if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
+        case .data, .date, .null, .url, .uuid, .locale:
             break
         }
         return problems
@@ -152,6 +156,48 @@ extension KeyedArchive {
                                              "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
             }
         }
+    }
+
+    /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
+    private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0,
+              archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) else { return nil }
+        for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
+            return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
+                                "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
+        }
+        return nil
+    }
+
+    /// The classes NSError's `initWithCoder:` (swift-corelibs-foundation) lets stand anywhere inside
+    /// `NSUserInfo`, subclasses included; anything else makes the whole decode fail.
+    static let userInfoClasses: Set<String> = [
+        "NSSet", "NSMutableSet", "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray",
+        "NSString", "NSMutableString", "NSNumber", "NSData", "NSMutableData", "NSURL",
+    ]
+
+    /// Every object reachable from an NSError's `NSUserInfo` must be of `userInfoClasses`. Walked
+    /// with an explicit stack and a visited set: linear in the objects, no recursion.
+    private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let root = field(uid, "NSUserInfo").flatMap(referencedUID), root != 0 else { return nil }
+        var visited = Set<Int>([root])
+        var pending = [root]
+        while let current = pending.popLast() {
+            guard let found = archiveClass(of: current) else { continue }
+            guard Self.userInfoClasses.contains(found.name) else {
+                return ShapeProblem(.shapeMismatch, key: "NSUserInfo",
+                                    "\(className) NSUserInfo holds a \(found.name) (UID \(current)); NSError decodes only \(Self.userInfoClasses.sorted().joined(separator: ", ")) there")
+            }
+            guard !found.isInline else { continue }
+            let index = plistIndex(of: current)
+            for pair in 0 ..< plist.count(of: index) where !isClassPair(current, pair: pair) {
+                let value = plist.dictionaryValue(index, pair: pair)
+                let targets: [Int] = plist[value].kind == .uid ? [plist.uid(at: value)!]
+                    : plist[value].isContainer ? plist.children(of: value).compactMap { plist.uid(at: Int($0)) } : []
+                for target in targets where target != 0 && visited.insert(target).inserted { pending.append(target) }
+            }
+        }
+        return nil
     }
 
     /// What Foundation's `isEqual:` compares for the values ArchiveGate can judge: strings by
