@@ -238,6 +238,16 @@ import Testing
         #expect(try Inspect.report(bytes, policy: .foundation).valid == false)
     }
 
+    /// NSURL keeps a `..` that climbs above the root; RFC 3986 resolution would drop it.
+    @Test func relativeURLsResolveAsNSURLDoes() throws {
+        let bytes = HandBuilt.root { builder in
+            let record = builder.classRecord("NSURL")
+            let base = builder.object(class: record, fields: ["NS.base": .uid(0), "NS.relative": .uid(builder.add("https://h.example/p"))])
+            return builder.object(class: record, fields: ["NS.base": .uid(base), "NS.relative": .uid(builder.add("../d"))])
+        }
+        #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":"https://h.example/../d"}"#)
+    }
+
     @Test(arguments: [Int128(10_000), 18, 0, -1, 100_001])
     func versionsOtherThan100000AreRefused(_ version: Int128) {
         let bytes = BinaryPropertyListWriter.write(.dictionary([

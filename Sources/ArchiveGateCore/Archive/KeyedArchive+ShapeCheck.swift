@@ -39,7 +39,12 @@ extension KeyedArchive {
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
-        case .data, .date, .null, .url, .uuid, .locale:
+        case .url:
+            if referencedString(uid, "NS.relative") != nil, let relatives = urlRelatives(uid, limit: objectCount),
+               Self.absoluteURLString(relatives: relatives) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
+            }
+        case .data, .date, .null, .uuid, .locale:
             break
         }
         return problems

@@ -3,26 +3,16 @@ import Foundation
 /// Rendering of the compact encodings inside some Foundation classes: NSURL base chains, NSValue
 /// geometry and the run table of NSAttributedString (decoded by `KeyedArchive+FoundationValues`).
 extension PlainRenderer {
-    /// The absolute string of an NSURL, resolving `NS.relative` against the chain of `NS.base`s.
+    /// The absolute string of an NSURL, resolving `NS.relative` against the chain of `NS.base`s as
+    /// NSURL does (`KeyedArchive+URL`).
     func resolveURL(_ uid: Int) throws(ArchiveError) -> String {
-        var relatives = [String]()
-        var current = uid
-        while current != 0 {
-            guard relatives.count < limits.maxDepth else {
-                throw ArchiveError(.depthLimitExceeded, path: "/$objects/\(uid)", "NSURL base chain is longer than \(limits.maxDepth)")
-            }
-            guard archive.archiveClass(of: current)?.shape == .url,
-                  let relative = archive.field(current, "NS.relative").flatMap(archive.referencedUID).flatMap(archive.stringValue(ofObject:)) else {
-                throw malformed(current, "has no NS.relative string")
-            }
-            relatives.append(relative)
-            current = archive.field(current, "NS.base").flatMap(archive.referencedUID) ?? 0
+        guard let relatives = archive.urlRelatives(uid, limit: limits.maxDepth) else {
+            throw malformed(uid, "has no NS.relative string, or a base chain longer than \(limits.maxDepth)")
         }
-        var resolved: URL?
-        for relative in relatives.reversed() {
-            resolved = URL(string: relative, relativeTo: resolved)?.absoluteURL ?? resolved
+        guard let resolved = KeyedArchive.absoluteURLString(relatives: relatives) else {
+            throw malformed(uid, "is not a URL NSURL accepts")
         }
-        return resolved?.absoluteString ?? relatives[0]
+        return resolved
     }
 
     /// NSValue's geometry and range forms; false for anything else (ObjC-typed values, which then

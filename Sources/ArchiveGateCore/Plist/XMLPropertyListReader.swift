@@ -120,9 +120,10 @@ extension XMLPropertyListReader {
         /// Every non-empty dictionary and where its tag is, for the key rules after the scan.
         var dictionaries: [(index: Int, position: Int)] = []
 
-        init(input: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) {
+        init(input: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits, sourceEncoding: XMLSourceEncoding = .utf8) {
             self.input = input
             self.limits = limits
+            self.sourceEncoding = sourceEncoding
         }
 
         /// The most objects the table may hold: the configured limit, and what a `UInt32`
