@@ -9,8 +9,8 @@ extension KeyedArchive {
     public func shapeProblems(of uid: Int, as shape: FoundationShape) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
         let className = archiveClass(of: uid)?.name ?? "object"
-        for spec in shape.fieldSpecs {
-            if let problem = check(spec, of: uid, className: className) { problems.append(problem) }
+        for field in shape.fields {
+            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className) { problems.append(problem) }
         }
         switch shape {
         case .string:
@@ -50,7 +50,7 @@ extension KeyedArchive {
         return problems
     }
 
-    private func check(_ spec: FoundationShape.FieldSpec, of uid: Int, className: String) -> ShapeProblem? {
+    private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String) -> ShapeProblem? {
         let key = spec.key.description
         guard let value = field(uid, spec.key) else {
             return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
@@ -58,7 +58,7 @@ extension KeyedArchive {
         func mismatch(_ expected: String) -> ShapeProblem {
             ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")
         }
-        switch spec.kind {
+        switch kind {
         case .stringReference:
             guard let target = referencedUID(value) else { return mismatch("a reference to a string") }
             if target == 0 { return spec.required ? ShapeProblem(.missingField, key: key, "\(className) \(key) is $null") : nil }

@@ -129,8 +129,8 @@ struct PlainRenderer {
         enteredAt[target] = Int32(path.count)
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
-        switch shape {
-        case .array, .set, .orderedSet, .dictionary, .attributedString, .error:
+        switch shape?.jsonForm {
+        case .some(.array), .some(.dictionary), .some(.members):
             try pushFoundationContainer(target, shape: shape!)
         default:
             pushCustomObject(target, classIndex: classIndex)

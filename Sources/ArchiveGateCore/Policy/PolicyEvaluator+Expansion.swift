@@ -151,8 +151,8 @@ extension PolicyEvaluator {
     private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout [Edge]) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        switch shape {
-        case .array, .set, .orderedSet:
+        switch shape.jsonForm {
+        case .array:
             // Elements the site check already faulted are redacted, not walked: their contents
             // are nobody's business once the element itself is refused.
             guard let layout = archive.collectionLayout(uid) else { return }
