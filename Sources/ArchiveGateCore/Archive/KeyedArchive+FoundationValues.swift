@@ -68,7 +68,7 @@ extension KeyedArchive {
               let length = scalarField(uid, "NS.length").flatMap(plist.int64(at:)),
               let mantissaIndex = scalarField(uid, "NS.mantissa"), let mantissa = plist.data(at: mantissaIndex),
               (0 ... 8).contains(length), mantissa.count >= Int(length) * 2, (-128 ... 127).contains(exponent) else { return nil }
-        let negative = scalarField(uid, "NS.negative").map { plist[$0].first != 0 } ?? false
+        let negative = scalarField(uid, "NS.negative").map { plist.boolValue(at: $0) } ?? false
         if length == 0 { return negative ? "NaN" : "0" }
         var value: UInt128 = 0
         for word in (0 ..< Int(length)).reversed() {

@@ -151,8 +151,8 @@ extension KeyedArchive {
         }
         var seen = Set<MemberIdentity>()
         for position in 0 ..< keys.count {
-            let keyUID = Int(plist[Int(keys[keys.startIndex + position])].first)
-            let valueUID = Int(plist[Int(values[values.startIndex + position])].first)
+            let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
+            let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
             if keyUID == 0 || valueUID == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
@@ -223,13 +223,13 @@ extension KeyedArchive {
         let object = plist[index]
         switch object.kind {
         case .integer: return .integer(plist.integer128(object))
-        case .bool: return .integer(object.first == 0 ? 0 : 1)
+        case .bool: return .integer(plist.boolValue(at: index) ? 1 : 0)
         case .real:
-            let value = Double(bitPattern: object.first)
+            let value = plist.realValue(at: index)
             if value.isFinite, value.rounded() == value, abs(value) < 1e30 { return .integer(Int128(value)) }
             return .real(value.bitPattern)
         case .data: return .data(Array(plist.data(at: index) ?? []))
-        case .date: return .date(object.first)
+        case .date: return .date(plist.realBits(at: index))
         default: return .object(uid)
         }
     }

@@ -52,8 +52,8 @@ extension KeyedArchive {
         if let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects") {
             let value = plist.dictionaryValue(index, pair: pair)
             guard plist[value].kind == .array else { return nil }
-            let start = Int(plist[value].first)
-            let count = Int(plist[value].second)
+            let start = plist.referencesStart(of: value)
+            let count = plist.count(of: value)
             for position in start ..< start + count where plist[Int(plist.references[position])].kind != .uid { return nil }
             return .objects(pair: pair, start: start, count: count)
         }
@@ -107,7 +107,7 @@ enum CollectionLayout {
     @inline(__always)
     func target(at position: Int, in archive: KeyedArchive) -> Int {
         switch self {
-        case .objects(_, let start, _): Int(archive.plist.objects[Int(archive.plist.references[start + position])].first)
+        case .objects(_, let start, _): archive.plist.uidValue(ofReference: archive.plist.references[start + position])
         case .numbered(let elements): elements[position].target
         }
     }

@@ -71,12 +71,12 @@ extension PlainRenderer {
             guard keys.count == values.count else {
                 throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys", "NS.keys and NS.objects differ in length")
             }
-            let stringKeys = keys.allSatisfy { archive.isStringObject(Int(plist[Int($0)].first)) }
+            let stringKeys = keys.allSatisfy { archive.isStringObject(plist.uidValue(ofReference: $0)) }
             output.append(stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
             stack.append(.literal(stringKeys ? "}" : "]"))
             for position in (0 ..< keys.count).reversed() {
-                let keyUID = Int(plist[Int(keys[keys.startIndex + position])].first)
-                let valueUID = Int(plist[Int(values[values.startIndex + position])].first)
+                let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
+                let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
                 let valueSite = ReferenceSite(uid: uid, pair: valuePair, element: position)
                 if stringKeys {
                     stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .dictionaryKey(keyUID: keyUID)))

@@ -38,7 +38,7 @@ extension PolicyEvaluator {
             requiredFound.append(contentsOf: repeatElement(false, count: schemaKeys.classSlots[compiled].requiredCount))
         }
         let pairs = plist.count(of: index)
-        let referencesStart = Int(plist.objects[index].first)
+        let referencesStart = plist.referencesStart(of: index)
         for pair in 0 ..< pairs {
             let keyIndex = Int(plist.references[referencesStart + 2 * pair])
             if plist.stringEquals(keyIndex, "$class") { continue }
@@ -64,7 +64,7 @@ extension PolicyEvaluator {
             }
             let object = plist.objects[value]
             if object.kind == .uid {
-                edges.append(Edge(target: Int(object.first), site: site, expectation: expectation,
+                edges.append(Edge(target: plist.uidValue(at: value), site: site, expectation: expectation,
                                   component: .field(uid: uid, pair: pair)))
                 continue
             }
@@ -74,7 +74,7 @@ extension PolicyEvaluator {
             }
             if object.kind == .array || object.kind == .set {
                 for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind == .uid {
-                    edges.append(Edge(target: Int(plist[Int(element)].first),
+                    edges.append(Edge(target: plist.uidValue(ofReference: element),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
                                       component: .fieldElement(uid: uid, pair: pair, element: position)))
                 }
@@ -108,8 +108,7 @@ extension PolicyEvaluator {
         let plist = archive.plist
         let key = plist.objects[keyIndex]
         if schemaKeys.classSlots[compiled].asciiOnly, key.kind != .utf16String {
-            let start = Int(key.first)
-            let length = Int(key.second)
+            let (start, length) = plist.stringStorage(at: keyIndex)
             let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Int?? in
                 var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
                 guard !bytes.contains(where: { $0 >= 0x80 }) else { return Int??.none }
@@ -173,10 +172,10 @@ extension PolicyEvaluator {
             where redactions.sites.isEmpty
                 || !(redactions.sites.contains(ReferenceSite(uid: uid, pair: keyPair, element: position))
                     || redactions.sites.contains(ReferenceSite(uid: uid, pair: valuePair, element: position))) {
-                let keyUID = Int(plist[Int(keys[keys.startIndex + position])].first)
+                let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
                 edges.append(Edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position),
                                   expectation: .unchecked, component: stringKeys ? .none : .pairKey(position)))
-                edges.append(Edge(target: Int(plist[Int(values[values.startIndex + position])].first),
+                edges.append(Edge(target: plist.uidValue(ofReference: values[values.startIndex + position]),
                                   site: ReferenceSite(uid: uid, pair: valuePair, element: position), expectation: .unchecked,
                                   component: stringKeys ? .dictionaryKey(keyUID: keyUID) : .pairValue(position)))
             }

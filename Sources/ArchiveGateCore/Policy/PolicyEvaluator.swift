@@ -232,7 +232,7 @@ struct PolicyEvaluator {
         if isDictionary, let keyUIDs = archive.uidArray(edge.target, "NS.keys") {
             let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
             for (position, element) in keyUIDs.enumerated() {
-                let uid = Int(archive.plist[Int(element)].first)
+                let uid = archive.plist.uidValue(ofReference: element)
                 checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil,
                              site: ReferenceSite(uid: edge.target, pair: keysPair, element: position)) {
                     $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
@@ -247,7 +247,7 @@ struct PolicyEvaluator {
                 let base = evaluator.pointer(appending: edge.component)
                 guard isDictionary else { return base + "/\(position)" }
                 guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }
-                let keyUID = Int(evaluator.archive.plist[Int(keyUIDs[keyUIDs.startIndex + position])].first)
+                let keyUID = evaluator.archive.plist.uidValue(ofReference: keyUIDs[keyUIDs.startIndex + position])
                 return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
             }
         }
@@ -267,6 +267,6 @@ struct PolicyEvaluator {
 
     func dictionaryHasStringKeys(_ uid: Int) -> Bool {
         guard let keys = archive.uidArray(uid, "NS.keys") else { return false }
-        return keys.allSatisfy { archive.isStringObject(Int(archive.plist[Int($0)].first)) }
+        return keys.allSatisfy { archive.isStringObject(archive.plist.uidValue(ofReference: $0)) }
     }
 }
