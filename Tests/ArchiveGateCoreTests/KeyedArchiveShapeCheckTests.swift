@@ -204,7 +204,7 @@ import Testing
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             switch node {
             case .object(let members):
-                guard let member = members.first(where: { $0.key == String(token) }) else { return nil }
+                guard let member = members.first(where: { $0.key == String(token) || $0.key == "\"\(token)\"" }) else { return nil }
                 node = member.value
             case .array(let elements):
                 guard let index = Int(token), elements.indices.contains(index) else { return nil }

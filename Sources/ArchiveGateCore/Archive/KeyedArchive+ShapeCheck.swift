@@ -5,12 +5,17 @@ import Foundation
 /// Foundation decodes the archive to the graph the plain JSON shows.
 extension KeyedArchive {
     /// Every way object `uid` (of Foundation shape `shape`, by its class name) differs from its
-    /// class's encoding; empty when it matches.
-    public func shapeProblems(of uid: Int, as shape: FoundationShape) -> [ShapeProblem] {
+    /// class's encoding; empty when it matches. With `referencesCheckedByWalk` (the object is read
+    /// with its shape, so the walk follows its reference fields and checks their classes), a
+    /// reference to a class the field does not accept is left to that check.
+    public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
         let className = archiveClass(of: uid)?.name ?? "object"
         for field in shape.fields {
-            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className) { problems.append(problem) }
+            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className,
+                                                          referencesCheckedByWalk: referencesCheckedByWalk) {
+                problems.append(problem)
+            }
         }
         switch shape {
         case .string:
@@ -50,10 +55,17 @@ extension KeyedArchive {
         return problems
     }
 
-    private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String) -> ShapeProblem? {
+    private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String,
+                       referencesCheckedByWalk: Bool) -> ShapeProblem? {
         let key = spec.key.description
         guard let value = field(uid, spec.key) else {
             return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
+        }
+        // A reference to a class Foundation does not accept here is the walk's class check
+        // (`policy.class_mismatch`), reported once, there.
+        if referencesCheckedByWalk, let target = referencedUID(value), target != 0, let accepts = spec.accepts,
+           let found = archiveClass(of: target), !accepts.contains(found.name) {
+            return nil
         }
         func mismatch(_ expected: String) -> ShapeProblem {
             ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")

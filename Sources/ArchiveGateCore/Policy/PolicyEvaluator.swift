@@ -73,9 +73,11 @@ struct PolicyEvaluator {
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
         var stack = [Work]()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
+        for (position, entry) in archive.top.enumerated() {
+            if let inline = entry.inlineValue { checkInlineTop(position, plistIndex: inline) }
+        }
         for (position, entry) in archive.top.enumerated().reversed() {
-            if let inline = entry.inlineValue {
-                checkInlineTop(position, plistIndex: inline)
+            if entry.inlineValue != nil {
                 topNodes += 1
                 continue
             }
