@@ -156,10 +156,10 @@ import Testing
         Case(rule: "NSOrderedSet NS.object.0 is $null", code: "archive.null_element", key: "NS.objects") {
             HandBuilt.object("NSOrderedSet", ["NS.object.0": .uid(0)])
         },
-        Case(rule: "NSValue of an unknown kind", code: "archive.invalid_value") {
+        Case(rule: "NSValue of an unknown kind", code: "archive.invalid_value", key: "NS.special") {
             HandBuilt.object("NSValue", ["NS.special": 99, "NS.bytes": .data([1])])
         },
-        Case(rule: "NSValue point with one number", code: "archive.invalid_value") {
+        Case(rule: "NSValue point with one number", code: "archive.invalid_value", key: "NS.special") {
             root("NSValue") { builder in ["NS.special": 1, "NS.pointval": .uid(builder.add("{1}"))] }
         },
         Case(rule: "NSDecimalNumber with 9 mantissa words", code: "archive.invalid_value") {

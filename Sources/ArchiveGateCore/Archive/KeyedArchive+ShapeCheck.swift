@@ -29,8 +29,10 @@ extension KeyedArchive {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
             }
         case .value:
-            if valueContents(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
+            // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
+            // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
+            if field(uid, "NS.special") != nil, valueContents(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
             }
         case .decimalNumber:
             if decimalString(uid) == nil {
