@@ -39,6 +39,7 @@ import Testing
         Case(rule: "NSData NS.data is a reference", code: "archive.shape_mismatch", key: "NS.data") {
             root("NSData") { builder in ["NS.data": .uid(builder.add(.data([1, 2])))] }
         },
+        Case(rule: "NSData NS.data is a bool", code: "archive.shape_mismatch", key: "NS.data") { HandBuilt.object("NSData", ["NS.data": true]) },
         Case(rule: "NSData has no NS.data", code: "archive.missing_field", key: "NS.data") { HandBuilt.object("NSData", [:]) },
         // NSDate
         Case(rule: "NSDate NS.time is a string", code: "archive.shape_mismatch", key: "NS.time") {
@@ -103,7 +104,16 @@ import Testing
                 builder.dictionary(keys: [builder.add("k"), builder.add("k")], values: [builder.add("1"), builder.add("2")])
             }
         },
+        Case(rule: "NSDictionary has no NS.objects", code: "archive.missing_field", key: "NS.objects") {
+            root("NSDictionary") { builder in ["NS.keys": [.uid(builder.add("k"))]] }
+        },
+        Case(rule: "NSDictionary NS.keys holds an inline key", code: "archive.shape_mismatch", key: "NS.keys") {
+            root("NSDictionary") { builder in ["NS.keys": ["k"], "NS.objects": [.uid(builder.add("v"))]] }
+        },
         // NSError
+        Case(rule: "NSError NSDomain is inline", code: "archive.shape_mismatch", key: "NSDomain") {
+            HandBuilt.object("NSError", ["NSCode": 1, "NSDomain": "D"])
+        },
         Case(rule: "NSError NSCode is text", code: "archive.shape_mismatch", key: "NSCode") {
             root("NSError") { builder in ["NSCode": "text", "NSDomain": .uid(builder.add("D"))] }
         },
@@ -140,6 +150,9 @@ import Testing
             root("NSURL") { builder in ["NS.base": "https://h.example/", "NS.relative": .uid(builder.add("p"))] }
         },
         // NSAttributedString, NSValue, NSDecimalNumber, NSIndexSet
+        Case(rule: "NSAttributedString NSString is inline", code: "archive.shape_mismatch", key: "NSString") {
+            HandBuilt.object("NSMutableAttributedString", ["NSString": "text"])
+        },
         Case(rule: "NSAttributedString has no NSString", code: "archive.missing_field", key: "NSString") {
             HandBuilt.object("NSAttributedString", [:])
         },
