@@ -4,6 +4,10 @@ import Foundation
 /// walk runs this on every object of a Foundation class it reaches, so that `valid` means
 /// Foundation decodes the archive to the graph the plain JSON shows.
 extension KeyedArchive {
+    /// The most problems reported for one object: a collection of a million `$null`s is one
+    /// finding, not a million (the object is refused or nulled as a whole either way).
+    static let maxProblemsPerObject = 16
+
     /// Every way object `uid` (of Foundation shape `shape`, by its class name) differs from its
     /// class's encoding; empty when it matches. With `referencesCheckedByWalk` (the object is read
     /// with its shape, so the walk follows its reference fields and checks their classes), a
@@ -131,12 +135,14 @@ extension KeyedArchive {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has neither NS.objects nor consecutive NS.object.N references"))
             return
         }
-        guard let elements = collectionElements(uid) else { return }
+        // Read in place: arrays can hold millions of elements and this runs for every one of them.
+        guard let layout = collectionLayout(uid) else { return }
         var seen = Set<MemberIdentity>()
-        for (position, element) in elements.enumerated() {
-            if element.target == 0 {
+        for position in 0 ..< layout.count where problems.count < Self.maxProblemsPerObject {
+            let target = layout.target(at: position, in: self)
+            if target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
-            } else if distinct, !seen.insert(memberIdentity(element.target)).inserted {
+            } else if distinct, !seen.insert(memberIdentity(target)).inserted {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.objects", element: position,
                                              "\(className) element \(position) equals an earlier member; Foundation keeps one"))
             }
@@ -164,7 +170,7 @@ extension KeyedArchive {
             return
         }
         var seen = Set<MemberIdentity>()
-        for position in 0 ..< keys.count {
+        for position in 0 ..< keys.count where problems.count < Self.maxProblemsPerObject {
             let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
             let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
             if keyUID == 0 || valueUID == 0 {
