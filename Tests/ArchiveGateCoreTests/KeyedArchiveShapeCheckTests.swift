@@ -132,7 +132,7 @@ import Testing
         },
         // NSTimeZone, NSLocale, NSURL
         Case(rule: "NSTimeZone NS.name is not a time zone", code: "archive.invalid_value", key: "NS.name") {
-            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Nowhere/City"))] }
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Nowhere/City")), "NS.data": .uid(0)] }
         },
         Case(rule: "NSTimeZone NS.name is inline", code: "archive.shape_mismatch", key: "NS.name") {
             HandBuilt.object("NSTimeZone", ["NS.name": "Europe/Paris"])
@@ -144,7 +144,7 @@ import Testing
             HandBuilt.object("NSURL", ["NS.base": .uid(0)])
         },
         Case(rule: "NSURL NS.relative is inline", code: "archive.shape_mismatch", key: "NS.relative") {
-            HandBuilt.object("NSURL", ["NS.relative": "https://h.example/"])
+            HandBuilt.object("NSURL", ["NS.base": .uid(0), "NS.relative": "https://h.example/"])
         },
         Case(rule: "NSURL NS.base is inline", code: "archive.shape_mismatch", key: "NS.base") {
             root("NSURL") { builder in ["NS.base": "https://h.example/", "NS.relative": .uid(builder.add("p"))] }
@@ -152,6 +152,59 @@ import Testing
         // NSAttributedString, NSValue, NSDecimalNumber, NSIndexSet
         Case(rule: "NSAttributedString NSString is inline", code: "archive.shape_mismatch", key: "NSString") {
             HandBuilt.object("NSMutableAttributedString", ["NSString": "text"])
+        },
+        Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
+            root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
+        },
+        Case(rule: "NSAttributedString has no NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text"))] }
+        },
+        Case(rule: "NSAttributedString NSAttributes array without NSAttributeInfo", code: "archive.missing_field", key: "NSAttributeInfo") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes)])
+            }
+        },
+        Case(rule: "NSAttributedString runs do not cover the string", code: "archive.invalid_value", key: "NSAttributeInfo") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .data([2, 0])])
+            }
+        },
+        Case(rule: "NSAttributedString run names a missing attribute dictionary", code: "archive.invalid_value", key: "NSAttributeInfo") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .data([4, 1])])
+            }
+        },
+        Case(rule: "NSAttributedString attribute name is data", code: "archive.shape_mismatch", key: "NSAttributes") {
+            HandBuilt.root { builder in
+                let attributes = builder.dictionary(keys: [builder.add(.data([1]))], values: [builder.add("v")])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes)])
+            }
+        },
+        Case(rule: "NSTimeZone NS.data is inline", code: "archive.shape_mismatch", key: "NS.data") {
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Europe/Paris")), "NS.data": .data([1])] }
+        },
+        Case(rule: "NSTimeZone has no NS.data", code: "archive.missing_field", key: "NS.data") {
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Europe/Paris"))] }
+        },
+        Case(rule: "NSValue size is an inline string", code: "archive.invalid_value", key: "NS.special") {
+            HandBuilt.object("NSValue", ["NS.special": 2, "NS.sizeval": "{3, 4.25}"])
+        },
+        Case(rule: "NSIndexSet NSRangeData is inline", code: "archive.shape_mismatch", key: "NSRangeData") {
+            HandBuilt.object("NSIndexSet", ["NSRangeCount": 1, "NSRangeData": .data([1, 2])])
+        },
+        Case(rule: "NSNumber as an instance dictionary", code: "archive.shape_mismatch") { HandBuilt.object("NSNumber", ["NS.intval": 3]) },
+        Case(rule: "NSSet with NS.object.N fields", code: "archive.shape_mismatch") {
+            root("NSSet") { builder in ["NS.object.0": .uid(builder.add("a"))] }
+        },
+        Case(rule: "NSDecimalNumber mantissa is not 16 bytes", code: "archive.invalid_value") {
+            HandBuilt.object("NSDecimalNumber", ["NS.exponent": 0, "NS.length": 1, "NS.negative": false, "NS.mantissa": .data([5, 0])])
         },
         Case(rule: "NSAttributedString has no NSString", code: "archive.missing_field", key: "NSString") {
             HandBuilt.object("NSAttributedString", [:])
@@ -272,7 +325,8 @@ import Testing
     @Test func wellFormedFoundationObjectsHaveNoShapeProblems() throws {
         let bytes = HandBuilt.root { builder in
             let set = builder.array(of: [builder.add("a"), builder.add("b"), builder.add(1)], className: "NSSet")
-            let zone = builder.object(class: builder.classRecord("NSTimeZone"), fields: ["NS.name": .uid(builder.add("Europe/Paris"))])
+            let zone = builder.object(class: builder.classRecord("NSTimeZone"),
+                                      fields: ["NS.name": .uid(builder.add("Europe/Paris")), "NS.data": .uid(builder.add(.data([0])))])
             let uuid = builder.object(class: builder.classRecord("NSUUID"), fields: ["NS.uuidbytes": .data(Array(repeating: 7, count: 16))])
             return builder.dictionary(keys: [builder.add("set"), builder.add("zone"), builder.add("uuid")], values: [set, zone, uuid])
         }

@@ -48,6 +48,7 @@ extension KeyedArchive {
             }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
+            if let problem = checkRuns(uid, className: className) { problems.append(problem) }
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
@@ -98,6 +99,10 @@ extension KeyedArchive {
             return nil
         case .reference:
             return referencedUID(value) == nil ? mismatch("a reference") : nil
+        case .dataReference:
+            // `$null` is what Foundation writes for a time zone without data.
+            guard let target = referencedUID(value), target == 0 || dataIndex(value) != nil else { return mismatch("a reference to data") }
+            return nil
         }
     }
 
@@ -131,6 +136,9 @@ extension KeyedArchive {
                                              "\(className) NS.objects[\(position)] must be a reference, found \(describe(Int(element)))"))
                 return
             }
+        } else if archiveClass(of: uid)?.shape != .orderedSet, hasNumberedObjects(uid) {
+            problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has NS.object.N fields, which only NSOrderedSet reads; Foundation decodes it empty"))
+            return
         } else if collectionLayout(uid) == nil {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has neither NS.objects nor consecutive NS.object.N references"))
             return
@@ -185,11 +193,59 @@ extension KeyedArchive {
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
     private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0,
-              archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) else { return nil }
-        for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
-            return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
-                                "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
+        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0 else { return nil }
+        let dictionaries: [Int]
+        if archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) {
+            for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
+                return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
+                                    "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
+            }
+            dictionaries = elements.map(\.target)
+        } else {
+            dictionaries = [target]
+        }
+        // Attribute names are strings.
+        for dictionary in dictionaries where archiveClass(of: dictionary)?.shape == .dictionary {
+            guard let keys = uidArray(dictionary, "NS.keys") else { continue }
+            for key in keys where !isStringObject(plist.uidValue(ofReference: key)) {
+                return ShapeProblem(.shapeMismatch, key: "NSAttributes", "\(className) has an attribute whose name is not a string")
+            }
+        }
+        return nil
+    }
+
+    /// Whether an object has `NS.object.N` fields (the layout corelibs writes for ordered sets).
+    private func hasNumberedObjects(_ uid: Int) -> Bool {
+        let index = plistIndex(of: uid)
+        for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
+            if plist.string(at: plist.dictionaryKey(index, pair: pair))?.hasPrefix("NS.object.") == true { return true }
+        }
+        return false
+    }
+
+    /// NSAttributedString's run table: with an attribute array, `NSAttributeInfo` is required, its
+    /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
+    /// dictionary there is no table, or runs naming only it.
+    private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
+              let text = referencedString(uid, "NSString") else { return nil }
+        let isArray = archiveClass(of: attributes)?.shape?.isCollection == true
+        let attributeCount = isArray ? collectionLayout(attributes)?.count ?? 0 : 1
+        guard let infoValue = field(uid, "NSAttributeInfo") else {
+            return isArray ? ShapeProblem(.missingField, key: "NSAttributeInfo", "\(className) has an NSAttributes array but no NSAttributeInfo") : nil
+        }
+        guard let info = dataIndex(infoValue), let data = plist.data(at: info) else { return nil }
+        var reader = VarintReader(data)
+        var covered: UInt64 = 0
+        while let length = reader.next() {
+            guard let index = reader.next(), index < UInt64(attributeCount) else {
+                return ShapeProblem(.invalidValue, key: "NSAttributeInfo", "\(className) NSAttributeInfo names an attribute dictionary it does not have")
+            }
+            covered &+= length
+        }
+        guard covered == UInt64(text.utf16.count) else {
+            return ShapeProblem(.invalidValue, key: "NSAttributeInfo",
+                                "\(className) NSAttributeInfo runs cover \(covered) characters of \(text.utf16.count)")
         }
         return nil
     }
