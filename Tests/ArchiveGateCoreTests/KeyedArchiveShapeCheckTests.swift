@@ -314,6 +314,20 @@ import Testing
         #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":"https://h.example/../d"}"#)
     }
 
+    /// An attributed string whose attribute dictionary holds the attributed string: no decoder
+    /// can build it (corelibs recurses without end), whatever the policy.
+    @Test func aCycleOfFoundationValueObjectsIsRefused() {
+        let bytes = HandBuilt.root { builder in
+            let text = builder.reserve()
+            let attributes = builder.dictionary(keys: [builder.add("self")], values: [text])
+            builder.set(text, to: .dictionary(["$class": .uid(builder.classRecord("NSAttributedString")),
+                                               "NSString": .uid(builder.add("t")), "NSAttributes": .uid(attributes)]))
+            return text
+        }
+        #expect(Inspect.errorCode(bytes, policy: .foundation) == "archive.collection_cycle")
+        #expect(Inspect.errorCode(bytes) == "archive.collection_cycle")
+    }
+
     @Test(arguments: [Int128(10_000), 18, 0, -1, 100_001])
     func versionsOtherThan100000AreRefused(_ version: Int128) {
         let bytes = BinaryPropertyListWriter.write(.dictionary([
