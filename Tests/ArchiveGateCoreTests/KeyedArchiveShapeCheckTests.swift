@@ -314,6 +314,20 @@ import Testing
         #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":"https://h.example/../d"}"#)
     }
 
+    /// Oracle round 2b: a base NSURL whose NS.relative is empty made the resolution trap (bridging
+    /// the NSURL to URL); now the URL built on it is refused.
+    @Test func anEmptyBaseURLIsRefusedNotATrap() throws {
+        let bytes = HandBuilt.root { builder in
+            let record = builder.classRecord("NSURL")
+            let base = builder.object(class: record, fields: ["NS.base": .uid(0), "NS.relative": .uid(builder.add(""))])
+            return builder.object(class: record, fields: ["NS.base": .uid(base), "NS.relative": .uid(builder.add("?x=1"))])
+        }
+        let report = try Inspect.report(bytes, policy: .foundation)
+        #expect(report.violations.map(\.code) == ["archive.invalid_value"])
+        #expect(try Inspect.json(bytes, policy: .foundation) == nil)
+        #expect(try Inspect.json(bytes) != nil)
+    }
+
     /// An attributed string whose attribute dictionary holds the attributed string: no decoder
     /// can build it (corelibs recurses without end), whatever the policy.
     @Test func aCycleOfFoundationValueObjectsIsRefused() {

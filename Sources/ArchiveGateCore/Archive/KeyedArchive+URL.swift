@@ -22,12 +22,21 @@ extension KeyedArchive {
 
     /// The absolute string of the NSURL built from `relatives` (the URL's own first, then its
     /// bases), or nil when NSURL refuses one of the strings — and with it the whole decode.
+    ///
+    /// A base is handed on as a `URL` made from its absolute string, never by bridging the NSURL:
+    /// the bridge traps on an NSURL that `URL` cannot represent (an empty string), and so does
+    /// corelibs' decoder, so such a chain is refused here rather than crashing.
     public static func absoluteURLString(relatives: [String]) -> String? {
         var resolved: NSURL?
         for relative in relatives.reversed() {
-            guard let url = NSURL(string: relative, relativeTo: resolved.map { $0 as URL }) else { return nil }
+            var base: URL?
+            if let resolved {
+                guard let text = Optional(resolved.absoluteString).flatMap({ $0 }), !text.isEmpty, let url = URL(string: text) else { return nil }
+                base = url
+            }
+            guard let url = NSURL(string: relative, relativeTo: base) else { return nil }
             resolved = url
         }
-        return resolved?.absoluteString
+        return resolved.flatMap { Optional($0.absoluteString).flatMap { $0 } }
     }
 }

@@ -9,10 +9,9 @@ extension PlainRenderer {
         guard let relatives = archive.urlRelatives(uid, limit: limits.maxDepth) else {
             throw malformed(uid, "has no NS.relative string, or a base chain longer than \(limits.maxDepth)")
         }
-        guard let resolved = KeyedArchive.absoluteURLString(relatives: relatives) else {
-            throw malformed(uid, "is not a URL NSURL accepts")
-        }
-        return resolved
+        // A chain NSURL refuses is a shape finding (the walk reported it); inspection still shows
+        // the URL's own string.
+        return KeyedArchive.absoluteURLString(relatives: relatives) ?? relatives[0]
     }
 
     /// NSValue's geometry and range forms; false for anything else (ObjC-typed values, which then
