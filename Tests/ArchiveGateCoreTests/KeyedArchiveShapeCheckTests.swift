@@ -203,6 +203,12 @@ import Testing
         Case(rule: "NSSet with NS.object.N fields", code: "archive.shape_mismatch") {
             root("NSSet") { builder in ["NS.object.0": .uid(builder.add("a"))] }
         },
+        Case(rule: "NSValue without NS.special or an ObjC type", code: "archive.missing_field", key: "NS.special") {
+            root("NSValue") { builder in ["NS.sizeval": .uid(builder.add("{3.0, 4.25}"))] }
+        },
+        Case(rule: "NSIndexSet NSRangeData has bytes left over", code: "archive.invalid_value") {
+            root("NSMutableIndexSet") { builder in ["NSRangeCount": 1, "NSRangeData": .uid(builder.add(.data([1, 2, 3])))] }
+        },
         Case(rule: "NSDecimalNumber mantissa is not 16 bytes", code: "archive.invalid_value") {
             HandBuilt.object("NSDecimalNumber", ["NS.exponent": 0, "NS.length": 1, "NS.negative": false, "NS.mantissa": .data([5, 0])])
         },

@@ -102,7 +102,8 @@ extension KeyedArchive {
         while ranges.count < count, let location = reader.next(), let length = reader.next() {
             ranges.append((location, length))
         }
-        return ranges.count == count ? ranges : nil
+        // Foundation refuses a table with bytes left over, as one with too few.
+        return ranges.count == count && reader.isAtEnd ? ranges : nil
     }
 }
 
@@ -115,6 +116,9 @@ struct VarintReader {
         self.data = data
         self.position = data.startIndex
     }
+
+    /// Whether every byte has been read.
+    var isAtEnd: Bool { position == data.endIndex }
 
     mutating func next() -> UInt64? {
         var value: UInt64 = 0

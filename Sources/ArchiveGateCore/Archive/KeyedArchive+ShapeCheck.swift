@@ -35,7 +35,11 @@ extension KeyedArchive {
         case .value:
             // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
             // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
-            if field(uid, "NS.special") != nil, valueContents(uid) == nil {
+            if field(uid, "NS.special") == nil {
+                if field(uid, "$0").flatMap(referencedUID).flatMap(stringValue(ofObject:)) == nil || field(uid, "$1") == nil {
+                    problems.append(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
+                }
+            } else if valueContents(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
             }
         case .decimalNumber:
