@@ -26,6 +26,7 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
             case outputLimitExceeded = "archive.output_limit_exceeded"
             case objectLimitExceeded = "archive.object_limit_exceeded"
             case collectionCycle = "archive.collection_cycle"
+            case timeBudgetExceeded = "archive.time_budget_exceeded"
         }
 
         private let base: Base
@@ -72,6 +73,8 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let collectionCycle = Code(.collectionCycle)
         /// `$objects` holds more entries than the configured limit.
         public static let objectLimitExceeded = Code(.objectLimitExceeded)
+        /// The decode ran longer than `limits.maxDecodeMilliseconds`.
+        public static let timeBudgetExceeded = Code(.timeBudgetExceeded)
 
         /// The stable identifier, e.g. `archive.dangling_uid`.
         public var rawValue: String { base.rawValue }

@@ -40,6 +40,13 @@ struct PolicyEvaluator {
     }
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
     var path: [PathComponent] = []
+    /// Danger findings and admission rules (`PolicyEvaluator+Danger`).
+    var danger: DangerScan
+    /// Checked every `deadlineStride` steps of the walk.
+    var deadline: DecodeDeadline?
+    /// Set when NSData holding a keyed archive is decoded too (`PolicyEvaluator+Nested`).
+    var nesting: NestingContext?
+    private static let deadlineStride = 4096
 
     /// How a custom class's key is treated, resolved once per distinct key object.
     struct KeyResolution {
@@ -63,6 +70,7 @@ struct PolicyEvaluator {
         self.expanded = Array(repeating: false, count: archive.objectCount)
         self.openPosition = Array(repeating: -1, count: archive.objectCount)
         self.renderedNodes = Array(repeating: 0, count: archive.objectCount)
+        self.danger = DangerScan(archive: archive)
     }
 
     enum Work {
@@ -86,7 +94,10 @@ struct PolicyEvaluator {
         }
         var edges = [Edge]()
         var depth = 0
+        var steps = 0
         while let work = stack.popLast() {
+            steps += 1
+            if steps % Self.deadlineStride == 0 { try deadline?.check("checking the policy") }
             let edge: Edge
             switch work {
             case .leave(let uid, let popsPath):
@@ -102,6 +113,7 @@ struct PolicyEvaluator {
                 edge = visited
             }
             let counted = !edge.component.isNone
+            try scanDanger(edge.target) { $0.pointer(appending: edge.component) }
             guard edge.target != 0, try checkSite(edge) else {
                 addRenderedNodes(1, counted: counted)
                 continue
@@ -130,6 +142,8 @@ struct PolicyEvaluator {
             try expand(edge.target, into: &edges)
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
+        try scanUnreachable()
+        try deadline?.check("checking the policy")
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
         return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
                                 onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount)
@@ -213,6 +227,7 @@ struct PolicyEvaluator {
             redact(edge)
             return false
         }
+        noteAdmission(classIndex, edge: edge)
         try checkElements(of: edge, elements: elementSet, keys: keySet)
         return true
     }
@@ -236,7 +251,7 @@ struct PolicyEvaluator {
             let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
             for (position, element) in keyUIDs.enumerated() {
                 let uid = archive.plist.uidValue(ofReference: element)
-                checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil,
+                try checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil, owner: edge,
                              site: ReferenceSite(uid: edge.target, pair: keysPair, element: position)) {
                     $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
                 }
@@ -245,8 +260,8 @@ struct PolicyEvaluator {
         guard let layout = archive.collectionLayout(edge.target) else { return }
         let keyUIDs = stringKeys ? archive.uidArray(edge.target, "NS.keys") : nil
         for position in 0 ..< layout.count {
-            checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
-                         constrained: elements != nil, site: layout.site(at: position, uid: edge.target)) { evaluator in
+            try checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
+                         constrained: elements != nil, owner: edge, site: layout.site(at: position, uid: edge.target)) { evaluator in
                 let base = evaluator.pointer(appending: edge.component)
                 guard isDictionary else { return base + "/\(position)" }
                 guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }
@@ -256,9 +271,18 @@ struct PolicyEvaluator {
         }
     }
 
-    private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, site: ReferenceSite,
-                                       path: (PolicyEvaluator) -> String) {
-        guard uid != 0, let classIndex = archive.classIndex(of: uid), !table.accepts(set: set, classIndex: classIndex) else { return }
+    private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, owner: Edge, site: ReferenceSite,
+                                       path: (PolicyEvaluator) -> String) throws(ArchiveError) {
+        try scanDanger(uid, path: path)
+        guard uid != 0, let classIndex = archive.classIndex(of: uid) else { return }
+        guard !table.accepts(set: set, classIndex: classIndex) else {
+            if constrained {
+                noteAdmission(classIndex, component: owner.component, isRoot: owner.site == nil && owner.topIndex >= 0)
+            } else {
+                noteAdmission(classIndex, edge: Edge(target: uid, site: nil, expectation: .allowed, component: .none))
+            }
+            return
+        }
         let className = archive.classes[classIndex].name
         let code: ViolationCode = constrained ? .classMismatch : .classNotAllowed
         let message = constrained

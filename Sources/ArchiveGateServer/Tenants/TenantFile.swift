@@ -97,11 +97,17 @@ struct TenantFile {
         default:
             throw TenantFileError(path: path, "policy is a path string or a policy object")
         }
+        let policy: Policy
         do {
-            return try Policy.load(json: bytes, name: id)
+            policy = try Policy.load(json: bytes, name: id)
         } catch {
             throw TenantFileError(path: path, "policy: \(error)")
         }
+        // An over-broad allow-list on a gate tenant is refused at start (PolicyLint).
+        if let first = policy.lint.first {
+            throw TenantFileError(path: path, "tenant '\(id)': policy is over-broad (\(policy.lint.count) lint finding\(policy.lint.count == 1 ? "" : "s"), first: \(first)); narrow it or declare \"inspection\": true")
+        }
+        return policy
     }
 
     /// Ids appear in logs and metric labels, so they are kept to a safe alphabet.
