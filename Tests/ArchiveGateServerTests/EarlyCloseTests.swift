@@ -1,0 +1,116 @@
+@testable import ArchiveGateServer
+import Foundation
+import NIOHTTP1
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// After an early 401, 413 or 415 to a request that announced a body, the server answers and ends
+/// the connection instead of reading the unused body until the body timeout.
+@Suite struct EarlyCloseTests {
+    /// Sends `head` and 64 KiB of a much larger body, then stops sending; returns the bytes read
+    /// and whether the server ended the connection within `within`.
+    private static func answer(port: Int, head: String, within: Duration) throws -> (text: String, closed: Bool) {
+        let connection = try RawConnection(port: port)
+        defer { connection.close() }
+        guard connection.send(Array(head.utf8)) else { return ("", true) }
+        _ = connection.send([UInt8](repeating: 0x41, count: 64 << 10))
+        var received: [UInt8] = []
+        let clock = ContinuousClock()
+        let deadline = clock.now + within
+        while clock.now < deadline {
+            let (bytes, closed) = connection.read(waitingAtMost: .milliseconds(200))
+            received += bytes
+            if closed { return (String(decoding: received, as: UTF8.self), true) }
+        }
+        return (String(decoding: received, as: UTF8.self), false)
+    }
+
+    @Test(arguments: [
+        ("Authorization: Bearer wrong-key\r\nContent-Type: application/octet-stream\r\n", "401"),
+        ("Authorization: Bearer \(TestTenant.tiny.key)\r\nContent-Type: application/octet-stream\r\n", "413"),
+        ("Authorization: Bearer \(TestTenant.alpha.key)\r\nContent-Type: text/plain\r\n", "415"),
+    ])
+    func earlyRefusalsEndTheConnection(headers: String, status: String) async throws {
+        try await TestServer.run(configure: { $0.bodyTimeout = .seconds(120); $0.idleTimeout = .seconds(120) }) { port in
+            let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Content-Length: 10000000\r\n\r\n"
+            let (text, closed) = try Self.answer(port: port, head: head, within: .seconds(10))
+            #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(text.prefix(200))")
+            #expect(text.lowercased().contains("connection: close"))
+            #expect(closed, "the connection was still open 10 s after the \(status), with 120 s of body timeout left")
+        }
+    }
+
+    @Test func aRefusalWithoutABodyKeepsTheConnection() async throws {
+        try await TestServer.run { port in
+            let connection = try RawConnection(port: port)
+            defer { connection.close() }
+            let request = "GET /v1/archives HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\n\r\n"
+            #expect(connection.send(Array(request.utf8)))
+            var (bytes, closed) = connection.read(waitingAtMost: .seconds(5))
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 401"))
+            #expect(!closed)
+            // The same connection serves the next request.
+            #expect(connection.send(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)))
+            (bytes, closed) = connection.read(waitingAtMost: .seconds(5))
+            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        }
+    }
+}
+
+extension RawConnection {
+    /// Reads what arrives within `timeout` (one read); `closed` when the peer has ended the
+    /// connection (a read of 0 bytes or an error).
+    func read(waitingAtMost timeout: Duration) -> (bytes: [UInt8], closed: Bool) {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        guard poll(&poller, 1, milliseconds) > 0 else { return ([], false) }
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        return count > 0 ? (Array(buffer[..<count]), false) : ([], true)
+    }
+}
+
+/// The 405 table is read from the router: every registered path answers 405 with `Allow` for
+/// another method, unknown paths 404.
+@Suite struct MethodNotAllowedTests {
+    @Test(arguments: [
+        ("/v1/validate", "GET", "POST"), ("/v1/convert", "DELETE", "POST"), ("/v1/fetch", "GET", "POST"),
+        ("/v1/archives", "PUT", "GET, HEAD, POST"), ("/v1/archives/abc", "POST", "GET, HEAD, DELETE"),
+        ("/v1/archives/abc/json", "DELETE", "GET, HEAD"), ("/healthz", "POST", "GET, HEAD"), ("/readyz", "PUT", "GET, HEAD"),
+        ("/metrics", "POST", "GET, HEAD"), ("/openapi.yaml", "DELETE", "GET, HEAD"), ("/v1/validate", "HEAD", "POST"),
+    ])
+    func registeredPathsAnswer405WithAllow(path: String, method: String, allow: String) async throws {
+        try await TestServer.run { port in
+            let reply = try await TestServer.send(path, method: .RAW(value: method), port: port, key: TestTenant.alpha.key)
+            #expect(reply.status == 405, "\(method) \(path)")
+            #expect(reply.headers.first(name: "Allow") == allow, "\(method) \(path)")
+        }
+    }
+
+    /// HEAD is GET without the body: same status, same Content-Length, no bytes.
+    @Test func headIsGetWithoutTheBody() async throws {
+        try await TestServer.run { port in
+            for path in ["/healthz", "/openapi.yaml", "/metrics"] {
+                let get = try await TestServer.send(path, method: .GET, port: port)
+                let head = try await TestServer.send(path, method: .HEAD, port: port)
+                #expect(head.status == get.status, "\(path)")
+                #expect(head.body.isEmpty, "\(path)")
+                if path != "/metrics" {  // metrics change between the two requests
+                    #expect(head.headers.first(name: "Content-Length") == String(get.body.count), "\(path)")
+                }
+            }
+            let unauthorized = try await TestServer.send("/v1/archives", method: .HEAD, port: port, key: "wrong")
+            #expect(unauthorized.status == 401)
+            #expect(unauthorized.body.isEmpty)
+        }
+    }
+
+    @Test func unknownPathsAre404() async throws {
+        try await TestServer.run { port in
+            #expect(try await TestServer.send("/v1/nothing", method: .GET, port: port, key: TestTenant.alpha.key).status == 404)
+            #expect(try await TestServer.send("/v1/archives/a/b/c", method: .GET, port: port, key: TestTenant.alpha.key).status == 404)
+        }
+    }
+}
