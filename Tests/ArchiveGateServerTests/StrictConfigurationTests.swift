@@ -58,7 +58,7 @@ import Testing
         #expect(error?.message.contains("did you mean 'limits.maxBodyBytes'") == true)
         #expect(error?.origin?.hasSuffix("server.json") == true)
 
-        let section = await error(file: #"{"limit":{"maxBodyBytes":1000}}"#)
+        let section = await self.error(file: #"{"limit":{"maxBodyBytes":1000}}"#)
         #expect(section?.key == "limit")
     }
 
