@@ -9,7 +9,6 @@ import NIOCore
 ///
 ///     request ─▶ RequestIdMiddleware     X-Request-Id in and out
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
-///             ─▶ HeadMiddleware          HEAD served as GET, body dropped
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
 ///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController  (validate, convert)
@@ -51,7 +50,6 @@ public func buildApplication(
     router.addMiddleware {
         RequestIdMiddleware()
         AccessLogMiddleware(logger: logger, metrics: metrics)
-        HeadMiddleware<ArchiveRequestContext>()
         ProblemMiddleware(routes: routeMethods)
     }
     OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)

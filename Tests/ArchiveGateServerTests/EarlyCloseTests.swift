@@ -35,7 +35,7 @@ import Glibc
     func earlyRefusalsEndTheConnection(headers: String, status: String) async throws {
         try await TestServer.run(configure: { $0.bodyTimeout = .seconds(120); $0.idleTimeout = .seconds(120) }) { port in
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Content-Length: 10000000\r\n\r\n"
-            let (text, closed) = try Self.answer(port: port, head: head, within: .seconds(10))
+            let (text, closed) = try await offCooperativePool { try Self.answer(port: port, head: head, within: .seconds(10)) }
             #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(text.prefix(200))")
             #expect(text.lowercased().contains("connection: close"))
             #expect(closed, "the connection was still open 10 s after the \(status), with 120 s of body timeout left")
@@ -44,18 +44,29 @@ import Glibc
 
     @Test func aRefusalWithoutABodyKeepsTheConnection() async throws {
         try await TestServer.run { port in
-            let connection = try RawConnection(port: port)
-            defer { connection.close() }
-            let request = "GET /v1/archives HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\n\r\n"
-            #expect(connection.send(Array(request.utf8)))
-            var (bytes, closed) = connection.read(waitingAtMost: .seconds(5))
-            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 401"))
+            let (first, closed, second) = try await offCooperativePool {
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                let request = "GET /v1/archives HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer wrong\r\n\r\n"
+                _ = connection.send(Array(request.utf8))
+                let (bytes, closed) = connection.read(waitingAtMost: .seconds(10))
+                // The same connection serves the next request.
+                _ = connection.send(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+                let (next, _) = connection.read(waitingAtMost: .seconds(10))
+                return (String(decoding: bytes, as: UTF8.self), closed, String(decoding: next, as: UTF8.self))
+            }
+            #expect(first.hasPrefix("HTTP/1.1 401"))
             #expect(!closed)
-            // The same connection serves the next request.
-            #expect(connection.send(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)))
-            (bytes, closed) = connection.read(waitingAtMost: .seconds(5))
-            #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+            #expect(second.hasPrefix("HTTP/1.1 200"))
         }
+    }
+}
+
+/// Runs blocking socket work on a thread of its own: blocking a cooperative thread (two on this
+/// machine) could starve the very server the test talks to.
+func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 
@@ -77,33 +88,15 @@ extension RawConnection {
 @Suite struct MethodNotAllowedTests {
     @Test(arguments: [
         ("/v1/validate", "GET", "POST"), ("/v1/convert", "DELETE", "POST"), ("/v1/fetch", "GET", "POST"),
-        ("/v1/archives", "PUT", "GET, HEAD, POST"), ("/v1/archives/abc", "POST", "GET, HEAD, DELETE"),
-        ("/v1/archives/abc/json", "DELETE", "GET, HEAD"), ("/healthz", "POST", "GET, HEAD"), ("/readyz", "PUT", "GET, HEAD"),
-        ("/metrics", "POST", "GET, HEAD"), ("/openapi.yaml", "DELETE", "GET, HEAD"), ("/v1/validate", "HEAD", "POST"),
+        ("/v1/archives", "PUT", "GET, POST"), ("/v1/archives/abc", "POST", "GET, DELETE"),
+        ("/v1/archives/abc/json", "DELETE", "GET"), ("/healthz", "POST", "GET"), ("/readyz", "PUT", "GET"),
+        ("/metrics", "POST", "GET"), ("/openapi.yaml", "DELETE", "GET"),
     ])
     func registeredPathsAnswer405WithAllow(path: String, method: String, allow: String) async throws {
         try await TestServer.run { port in
             let reply = try await TestServer.send(path, method: .RAW(value: method), port: port, key: TestTenant.alpha.key)
             #expect(reply.status == 405, "\(method) \(path)")
             #expect(reply.headers.first(name: "Allow") == allow, "\(method) \(path)")
-        }
-    }
-
-    /// HEAD is GET without the body: same status, same Content-Length, no bytes.
-    @Test func headIsGetWithoutTheBody() async throws {
-        try await TestServer.run { port in
-            for path in ["/healthz", "/openapi.yaml", "/metrics"] {
-                let get = try await TestServer.send(path, method: .GET, port: port)
-                let head = try await TestServer.send(path, method: .HEAD, port: port)
-                #expect(head.status == get.status, "\(path)")
-                #expect(head.body.isEmpty, "\(path)")
-                if path != "/metrics" {  // metrics change between the two requests
-                    #expect(head.headers.first(name: "Content-Length") == String(get.body.count), "\(path)")
-                }
-            }
-            let unauthorized = try await TestServer.send("/v1/archives", method: .HEAD, port: port, key: "wrong")
-            #expect(unauthorized.status == 401)
-            #expect(unauthorized.body.isEmpty)
         }
     }
 

@@ -17,8 +17,6 @@ final class RouteMethodTable: Sendable {
                 component.hasPrefix("{") || component.hasPrefix(":") || component == "*" ? "*" : String(component)
             }
             table["/" + pattern.joined(separator: "/"), default: []].append(route.method)
-            // HeadMiddleware serves HEAD wherever GET is served.
-            if route.method == .get { table["/" + pattern.joined(separator: "/"), default: []].append(.head) }
         }
         for (path, methods) in table {
             table[path] = methods.sorted { Self.rank($0) < Self.rank($1) }
