@@ -3,7 +3,7 @@ import Testing
 
 /// `archivegate hash-key`: the SHA-256 hex that tenant files store.
 @Suite struct HashKeyCommandTests {
-    /// SHA-256 of "demo-key-change-me", as `config/tenants/demo.json` stores it.
+    /// SHA-256 of "demo-key-change-me", as the demo tenant (`examples/demo-tenant/demo.json`) stores it.
     static let demoHash = "090d1548c9d65f413a1a2c828a0bee3a7ae02d2137caf51e6029e6c3cb1f1fa4"
 
     @Test func hashesAKeyGivenAsAnArgument() throws {
@@ -27,7 +27,7 @@ import Testing
 
     /// The printed hash is what a tenant file accepts: the shipped demo tenant stores exactly it.
     @Test func theHashIsWhatTheDemoTenantFileStores() throws {
-        let tenant = CLIRunner.packageRoot.appendingPathComponent("config/tenants/demo.json")
+        let tenant = CLIRunner.packageRoot.appendingPathComponent("examples/demo-tenant/demo.json")
         let document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: tenant)) as? [String: Any])
         let printed = try CLIRunner.run(["hash-key", "demo-key-change-me"]).stdout.trimmingCharacters(in: .newlines)
         #expect((document["keys"] as? [String])?.contains(printed) == true)

@@ -111,15 +111,6 @@ enum DecodeExecutor {
     }
 }
 
-extension JSONEncoder {
-    /// Sorted keys: Linux's key order is not stable, and reports must be deterministic.
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
-}
-
 extension HTTPField.Name {
     /// How many violations a converted archive had (non-zero only under a `redact` policy).
     static let archiveGateViolations = HTTPField.Name("X-ArchiveGate-Violations")!

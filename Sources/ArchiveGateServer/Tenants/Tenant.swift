@@ -17,6 +17,11 @@ public struct Tenant: Sendable, Identifiable {
     /// Hosts `POST /v1/fetch` may fetch from for this tenant (`*.example.com` for subdomains);
     /// nil allows any host the server's address rules allow.
     public let fetchAllowedHosts: [String]?
+    /// Identifies the policy and limits verdicts are made under (`TenantFile.policyDigest`); part
+    /// of a stored result's idempotency key. "" for a tenant built in code.
+    public internal(set) var policyDigest: String = ""
+    /// Risky settings of the tenant file that it acknowledged explicitly; logged at start.
+    public internal(set) var acknowledgedRisks: [String] = []
 
     public init(id: String, keyHashes: [APIKeyHash], policy: Policy, maxBodyBytes: Int, maxArchiveBytes: Int,
                 requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil) {
