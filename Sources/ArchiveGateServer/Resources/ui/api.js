@@ -1,5 +1,5 @@
 // The /v1 calls the page makes. The API key lives in sessionStorage only (never a URL, cookie or
-// localStorage) and travels as `Authorization: Bearer` on each call.
+// persistent storage) and travels as `Authorization: Bearer` on each call.
 
 const KEY_NAME = 'archivegate.apiKey';
 const decoder = new TextDecoder();

@@ -1,5 +1,5 @@
 // DOM helpers. Archive content only ever reaches the page as text nodes (textContent), never as
-// markup: no innerHTML, no attribute built from archive data except data-* values.
+// markup: nothing is parsed as HTML, no attribute is built from archive data except data-* values.
 
 /**
  * Creates an element. `props`: `className`, `text` (textContent), `attrs` (fixed, page-chosen
