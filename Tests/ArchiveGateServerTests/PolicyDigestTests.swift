@@ -37,25 +37,31 @@ import Testing
         try FileManager.default.createDirectory(atPath: tenants, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try await SQLiteResultStore.open(configuration: .init(path: folder.appendingPathComponent("r.sqlite").path))
-        let archive = try Fixtures.noteArchive()  // a custom class: valid under "*", not under "foundation"
+        // The store must be closed on every path (an open SQLite connection traps when freed).
+        do {
+            let archive = try Fixtures.noteArchive()  // a custom class: valid under "*", not under "foundation"
 
-        try Self.writeTenant(tenants, policy: #"{"onViolation":"reject","allow":["*"]}"#)
-        let accepted = try await Self.upload(archive, store: store, tenants: tenants)
-        #expect(accepted.status == 201)
-        #expect(Self.isValid(accepted) == true)
-        // The same policy, loaded again by a restarted server: still the same result.
-        let again = try await Self.upload(archive, store: store, tenants: tenants)
-        #expect(again.status == 200)
-        #expect(again.json["id"] as? String == accepted.json["id"] as? String)
+            try Self.writeTenant(tenants, policy: #"{"onViolation":"reject","allow":["*"],"inspection":true}"#)
+            let accepted = try await Self.upload(archive, store: store, tenants: tenants)
+            #expect(accepted.status == 201)
+            #expect(Self.isValid(accepted) == true)
+            // The same policy, loaded again by a restarted server: still the same result.
+            let again = try await Self.upload(archive, store: store, tenants: tenants)
+            #expect(again.status == 200)
+            #expect(again.json["id"] as? String == accepted.json["id"] as? String)
 
-        try Self.writeTenant(tenants, policy: #"{"onViolation":"reject","allow":["foundation"]}"#)
-        let rejected = try await Self.upload(archive, store: store, tenants: tenants)
-        #expect(rejected.status == 201, "judged again under the new policy")
-        #expect(Self.isValid(rejected) == false)
-        #expect(rejected.json["id"] as? String != accepted.json["id"] as? String)
-        let rejectedAgain = try await Self.upload(archive, store: store, tenants: tenants)
-        #expect(rejectedAgain.status == 200)
-        #expect(rejectedAgain.json["id"] as? String == rejected.json["id"] as? String)
+            try Self.writeTenant(tenants, policy: #"{"onViolation":"reject","allow":["foundation"]}"#)
+            let rejected = try await Self.upload(archive, store: store, tenants: tenants)
+            #expect(rejected.status == 201, "judged again under the new policy")
+            #expect(Self.isValid(rejected) == false)
+            #expect(rejected.json["id"] as? String != accepted.json["id"] as? String)
+            let rejectedAgain = try await Self.upload(archive, store: store, tenants: tenants)
+            #expect(rejectedAgain.status == 200)
+            #expect(rejectedAgain.json["id"] as? String == rejected.json["id"] as? String)
+        } catch {
+            await store.close()
+            throw error
+        }
         await store.close()
     }
 }

@@ -141,7 +141,8 @@ extension FoundationShape {
         case .attributedString:
             Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
                 Field("NSString", .stringReference, required: true, accepts: Self.strings, json: .reference("string")),
-                Field("NSAttributes", .reference, required: true, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
+                // Foundation leaves NSAttributes out when the string has no attributes.
+                Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
                       json: .reference("attributes")),
                 Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas, json: .runs("runs")),
             ], json: .members)
