@@ -21,6 +21,15 @@ enum OracleCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["--worker"] { FoundationWorker.run() }
+        // NSKeyedArchiver's output order follows Swift's per-process hash seed; a fixed seed makes
+        // archive i of a run the same bytes every time (PLATFORM-NOTES). Re-exec once with it set.
+        if getenv("SWIFT_DETERMINISTIC_HASHING") == nil {
+            setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
+            let path = executablePath()
+            var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+            execv(path, &argv)
+            fail("cannot re-execute \(path) with SWIFT_DETERMINISTIC_HASHING=1")
+        }
         signal(SIGPIPE, SIG_IGN)
         var seed: UInt64 = 1
         var count: UInt64 = 10_000
