@@ -4,6 +4,9 @@ import Foundation
 import Glibc
 #endif
 
+/// Set by SIGINT/SIGTERM: finish the current archive, then report what was tried.
+nonisolated(unsafe) var stopRequested = false
+
 /// `ArchiveGateOracle [--seed N] [--count N | --smoke] [--only INDEX [--dump DIR]] [--progress N]`
 /// runs the differential oracle (scripts/differential); `--worker` is the Foundation side.
 @main
@@ -15,6 +18,7 @@ enum OracleCommand {
       --smoke        2,500 archives (the ./scripts/test run)
       --only INDEX   try archive INDEX alone and print both sides; --dump DIR writes it to DIR
       --progress N   print the running table every N archives (stderr)
+      --seconds N    stop after N seconds (or at SIGINT/SIGTERM) and report the archives tried so far
     exit 0: no false-valid and no wrong-json; 1: some; 64: usage
     """
 
@@ -36,6 +40,7 @@ enum OracleCommand {
         var only: UInt64?
         var dump: String?
         var progress: UInt64 = 0
+        var seconds = Double.infinity
         var position = 0
         func value() -> String {
             position += 1
@@ -49,6 +54,7 @@ enum OracleCommand {
             case "--smoke": count = 2_500
             case "--only": only = UInt64(value()) ?? { fail("--only takes an integer") }()
             case "--dump": dump = value()
+            case "--seconds": seconds = Double(value()) ?? { fail("--seconds takes a number") }()
             case "--progress": progress = UInt64(value()) ?? { fail("--progress takes an integer") }()
             case "--help", "-h": print(usage); exit(0)
             default: fail("unknown argument \(arguments[position])")
@@ -63,9 +69,14 @@ enum OracleCommand {
             exit(0)
         }
         let started = Date()
+        signal(SIGINT) { _ in stopRequested = true }
+        signal(SIGTERM) { _ in stopRequested = true }
         var tally = Tally()
+        var tried: UInt64 = 0
         var generating: UInt64 = 0, classifying: UInt64 = 0
         for index in 0 ..< count {
+            if stopRequested || (index % 256 == 0 && Date().timeIntervalSince(started) > seconds) { break }
+            tried += 1
             let t0 = DispatchTime.now().uptimeNanoseconds
             let (family, note, bytes) = oracle.archive(at: index)
             let t1 = DispatchTime.now().uptimeNanoseconds
@@ -74,13 +85,14 @@ enum OracleCommand {
             classifying += DispatchTime.now().uptimeNanoseconds - t1
             tally.add(index: index, family: family, classification, note: note)
             if progress > 0, (index + 1) % progress == 0 {
-                let seconds = Date().timeIntervalSince(started)
-                FileHandle.standardError.write(Data("[\(index + 1) archives, \(Int(seconds)) s, \(Int(Double(index + 1) / seconds))/s, worker starts \(worker.starts)]\n\(tally.table())\n".utf8))
+                let elapsed = Date().timeIntervalSince(started)
+                FileHandle.standardError.write(Data("[\(index + 1) archives, \(Int(elapsed)) s, \(Int(Double(index + 1) / elapsed))/s, worker starts \(worker.starts)]\n\(tally.table())\n".utf8))
             }
         }
         worker.stop()
-        let seconds = Date().timeIntervalSince(started)
-        print("differential oracle: seed \(seed), \(count) archives in \(String(format: "%.1f", seconds)) s (\(Int(Double(count) / max(seconds, 0.001)))/s), Foundation worker started \(worker.starts) times; \(worker.remembered) repeated archives answered from memory")
+        let elapsed = Date().timeIntervalSince(started)
+        let stoppedEarly = tried < count ? " (stopped early: \(count) asked)" : ""
+        print("differential oracle: seed \(seed), \(tried) archives\(stoppedEarly) in \(String(format: "%.1f", elapsed)) s (\(Int(Double(tried) / max(elapsed, 0.001)))/s), Foundation worker started \(worker.starts) times; \(worker.remembered) repeated archives answered from memory")
         print("time: generating \(generating / 1_000_000) ms, ArchiveGate \(oracle.ourNanoseconds / 1_000_000) ms, Foundation worker \((classifying - oracle.ourNanoseconds) / 1_000_000) ms")
         for (status, entry) in worker.timeByStatus.sorted(by: { $0.key < $1.key }) {
             print("  Foundation \(status): \(entry.count) archives, \(entry.nanoseconds / UInt64(max(entry.count, 1)) / 1000) µs each")
