@@ -35,9 +35,9 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notAKeyedArchive = Code(.notAKeyedArchive)
         /// `$archiver` is not `NSKeyedArchiver`.
         public static let unsupportedArchiver = Code(.unsupportedArchiver)
-        /// `$version` is missing or not an integer.
+        /// `$version` is missing, not an integer, or not 100000 (the only version NSKeyedArchiver writes).
         public static let invalidVersion = Code(.invalidVersion)
-        /// `$top` is not a dictionary of UIDs.
+        /// `$top` is not a dictionary of UIDs and inline scalars.
         public static let invalidTop = Code(.invalidTop)
         /// `$objects` is not an array starting with the string `$null`, or holds an entry of a kind
         /// no archiver writes there (an array, a UID, a nested container).

@@ -72,12 +72,9 @@ extension Policy {
         "NSArray", "NSMutableArray", "NSDictionary", "NSMutableDictionary",
     ]
 
-    /// `plist` plus the value classes ArchiveGate renders naturally. None can execute anything.
-    public static let foundationGroup: Set<String> = plistGroup.union([
-        "NSNull", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet", "NSURL", "NSUUID",
-        "NSValue", "NSAttributedString", "NSMutableAttributedString", "NSDecimalNumber",
-        "NSIndexSet", "NSMutableIndexSet", "NSError", "NSLocale", "NSTimeZone",
-    ])
+    /// `plist` plus the value classes ArchiveGate renders naturally (every class of the Foundation
+    /// definitions table). None can execute anything.
+    public static let foundationGroup: Set<String> = plistGroup.union(FoundationShape.byClassName.keys)
 
     /// The built-in default: the `foundation` group; custom classes are rejected.
     public static let foundation = Policy(

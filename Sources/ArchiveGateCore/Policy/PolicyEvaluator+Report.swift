@@ -12,9 +12,15 @@ extension PolicyEvaluator {
 
     mutating func appendViolation(_ code: ViolationCode, _ message: String, path: String, uid: Int?,
                                   className: String?, key: String?) {
+        appendViolation(code: code.rawValue, message, path: path, uid: uid, className: className, key: key)
+    }
+
+    /// A violation by its code's text (policy codes and the archive's shape codes).
+    mutating func appendViolation(code: String, _ message: String, path: String, uid: Int?,
+                                  className: String?, key: String?) {
         violationCount += 1
         guard violations.count < policy.limits.maxViolations else { return }
-        violations.append(.init(code: code.rawValue, message: message, path: path, uid: uid, className: className, key: key))
+        violations.append(.init(code: code, message: message, path: path, uid: uid, className: className, key: key))
     }
 
     mutating func redact(_ edge: Edge) {

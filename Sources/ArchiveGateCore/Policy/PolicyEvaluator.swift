@@ -11,6 +11,8 @@ struct PolicyEvaluator {
 
     var violations: [ValidationReport.Violation] = []
     var violationCount = 0
+    /// How many of the violations are Foundation shape problems (`ShapeProblem`).
+    var shapeViolationCount = 0
     var redactions = Redactions()
     var table: ExpectationTable
     /// The key schemas of the archive's classes, matched by key bytes.
@@ -72,6 +74,11 @@ struct PolicyEvaluator {
         var stack = [Work]()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
         for (position, entry) in archive.top.enumerated().reversed() {
+            if let inline = entry.inlineValue {
+                checkInlineTop(position, plistIndex: inline)
+                topNodes += 1
+                continue
+            }
             stack.append(.visit(Edge(target: entry.uid, site: nil, topIndex: position,
                                      expectation: rootExpectation, component: .top(position))))
         }
@@ -122,7 +129,20 @@ struct PolicyEvaluator {
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
-        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes)
+        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
+                                onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount)
+    }
+
+    /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.
+    private mutating func checkInlineTop(_ position: Int, plistIndex: Int) {
+        guard let root = policy.root, !root.acceptsAnyClass else { return }
+        let kind = archive.plist[plistIndex].kind
+        if let inline = InlineKind(kind), root.inlineKinds.contains(inline) { return }
+        let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
+        let name = archive.top[position].name
+        appendViolation(.inlineTypeMismatch, "$top '\(name)' expects \(root.summary), found \(found)",
+                        path: PathComponent.top(position).token(in: archive), uid: nil, className: nil, key: nil)
+        redactions.topNames.insert(name)
     }
 
     /// The Foundation shape object `uid` is read as (computed once per object).
@@ -212,7 +232,7 @@ struct PolicyEvaluator {
         if isDictionary, let keyUIDs = archive.uidArray(edge.target, "NS.keys") {
             let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
             for (position, element) in keyUIDs.enumerated() {
-                let uid = Int(archive.plist[Int(element)].first)
+                let uid = archive.plist.uidValue(ofReference: element)
                 checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil,
                              site: ReferenceSite(uid: edge.target, pair: keysPair, element: position)) {
                     $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
@@ -227,7 +247,7 @@ struct PolicyEvaluator {
                 let base = evaluator.pointer(appending: edge.component)
                 guard isDictionary else { return base + "/\(position)" }
                 guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }
-                let keyUID = Int(evaluator.archive.plist[Int(keyUIDs[keyUIDs.startIndex + position])].first)
+                let keyUID = evaluator.archive.plist.uidValue(ofReference: keyUIDs[keyUIDs.startIndex + position])
                 return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
             }
         }
@@ -247,6 +267,6 @@ struct PolicyEvaluator {
 
     func dictionaryHasStringKeys(_ uid: Int) -> Bool {
         guard let keys = archive.uidArray(uid, "NS.keys") else { return false }
-        return keys.allSatisfy { archive.isStringObject(Int(archive.plist[Int($0)].first)) }
+        return keys.allSatisfy { archive.isStringObject(archive.plist.uidValue(ofReference: $0)) }
     }
 }
