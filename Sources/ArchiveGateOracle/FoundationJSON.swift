@@ -83,21 +83,24 @@ struct FoundationJSON {
     }
 
     private mutating func writeValue(_ value: NSValue) {
+        // objCType names the struct: "{CGRect={CGPoint=dd}{CGSize=dd}}" contains "CGPoint" too, so
+        // match the outermost name (asking a rect for pointValue traps in corelibs).
         let type = String(cString: value.objCType)
-        if type.contains("Range") {
+        let name = type.dropFirst().prefix { $0 != "=" }
+        if name.hasSuffix("Range") {
             let range = value.rangeValue
             append("{\"location\":\(range.location),\"length\":\(range.length)}")
-        } else if type.contains("Point") {
-            let point = value.pointValue
-            numbers(["x": point.x, "y": point.y], order: ["x", "y"])
-        } else if type.contains("Size") {
-            let size = value.sizeValue
-            numbers(["width": size.width, "height": size.height], order: ["width", "height"])
-        } else if type.contains("Rect") {
+        } else if name.hasSuffix("Rect") {
             let rect = value.rectValue
             numbers(["x": rect.origin.x, "y": rect.origin.y, "width": rect.size.width, "height": rect.size.height],
                     order: ["x", "y", "width", "height"])
-        } else if type.contains("EdgeInsets") {
+        } else if name.hasSuffix("Point") {
+            let point = value.pointValue
+            numbers(["x": point.x, "y": point.y], order: ["x", "y"])
+        } else if name.hasSuffix("Size") {
+            let size = value.sizeValue
+            numbers(["width": size.width, "height": size.height], order: ["width", "height"])
+        } else if name.hasSuffix("EdgeInsets") {
             let insets = value.edgeInsetsValue
             numbers(["top": insets.top, "left": insets.left, "bottom": insets.bottom, "right": insets.right],
                     order: ["top", "left", "bottom", "right"])

@@ -13,6 +13,9 @@ import Glibc
 /// request = 4-byte little-endian length + archive bytes; answer = 1 status byte
 /// (`WorkerStatus`) + 4-byte length + payload (the decoded graph as `FoundationJSON`, or a message).
 enum FoundationWorker {
+    /// Shared with the decoding child (see `run`).
+    nonisolated(unsafe) static var decodedFlag = UnsafeMutablePointer<UInt8>.allocate(capacity: 1)
+
     /// The classes passed to `unarchivedObject(ofClasses:from:)`: ArchiveGate's `foundation` group.
     static let allowedClasses: [AnyClass] = [
         NSString.self, NSMutableString.self, NSNumber.self, NSData.self, NSMutableData.self, NSDate.self,
@@ -21,6 +24,12 @@ enum FoundationWorker {
         NSValue.self, NSAttributedString.self, NSMutableAttributedString.self, NSDecimalNumber.self,
         NSIndexSet.self, NSMutableIndexSet.self, NSError.self, NSLocale.self, NSTimeZone.self,
     ]
+
+    /// The children's stack limit; ORACLE_CHILD_STACK_KIB overrides it (for checking that a verdict
+    /// does not depend on it).
+    static var childStackKiB: Int {
+        getenv("ORACLE_CHILD_STACK_KIB").flatMap { Int(String(cString: $0)) } ?? 256
+    }
 
     static func run() -> Never {
         signal(SIGPIPE, SIG_IGN)
@@ -37,9 +46,14 @@ enum FoundationWorker {
         // as the main thread's stack grows, so it binds the children) makes that ~30x cheaper.
         var stack = rlimit()
         getrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &stack)
-        stack.rlim_cur = 256 << 10
+        stack.rlim_cur = rlim_t(childStackKiB) << 10
         setrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &stack)
+        // One shared byte: the child sets it once NSKeyedUnarchiver has returned, so a trap in our own
+        // JSON writing is told apart from a trap in Foundation's decoding.
+        let shared = mmap(nil, 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)!
+        decodedFlag = shared.assumingMemoryBound(to: UInt8.self)
         while true {
+            decodedFlag.pointee = 0
             let child = fork()
             if child == 0 {
                 serve()
@@ -51,7 +65,7 @@ enum FoundationWorker {
             if status == 0 { exit(0) }
             let signalNumber = status & 0x7F
             let message = signalNumber != 0 ? "signal \(signalNumber)" : "exit \((status >> 8) & 0xFF)"
-            writeAnswer(.crashed, Array(message.utf8))
+            writeAnswer(decodedFlag.pointee == 0 ? .crashed : .writerCrashed, Array(message.utf8))
         }
     }
 
@@ -60,13 +74,16 @@ enum FoundationWorker {
         while let request = readRequest() {
             let data = Data(request)
             do {
+                decodedFlag.pointee = 0
                 guard let root = try NSKeyedUnarchiver.unarchivedObject(ofClasses: allowedClasses, from: data) else {
                     writeAnswer(.refused, Array("unarchivedObject returned nil".utf8))
                     continue
                 }
+                decodedFlag.pointee = 1
                 var writer = FoundationJSON()
                 writer.write(root)
                 writeAnswer(.decoded, writer.bytes)
+                decodedFlag.pointee = 0
             } catch {
                 writeAnswer(.refused, Array(String(describing: error).prefix(400).utf8))
             }
@@ -119,4 +136,7 @@ enum WorkerStatus: UInt8 {
     case crashed = 2
     /// The driver gave up waiting (set by the driver, never sent).
     case timedOut = 3
+    /// Foundation decoded the archive, then the oracle's own JSON writing trapped: a harness bug,
+    /// reported as such (never as a Foundation refusal).
+    case writerCrashed = 4
 }

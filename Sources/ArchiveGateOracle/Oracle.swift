@@ -83,6 +83,8 @@ struct Oracle {
                 return (Classification(outcome: .agreeValid, label: "", detail: ""), ours, theirs)
             }
             return (Classification(outcome: .wrongJSON, label: "graphs differ", detail: ""), ours, theirs)
+        case (_, .writerCrashed):
+            return (Classification(outcome: .harnessError, label: "oracle JSON writer trapped", detail: message), ours, theirs)
         case (.valid, _):
             if theirs.status == .refused, let model = ArchiveModel(bytes: bytes),
                let bug = KnownCorelibsBug.explainRefusal(message: message, archive: model) {

@@ -12,6 +12,8 @@ enum Outcome: String, CaseIterable {
     case stricter
     /// A disagreement explained by a known swift-corelibs-foundation bug (`KnownCorelibsBug`).
     case discounted
+    /// The oracle itself failed on this archive (its JSON writer trapped). Must be 0; fails the run.
+    case harnessError = "harness-error"
 }
 
 /// ArchiveGate's verdict on one archive, as `archivegate validate` + `convert` give it.
