@@ -155,7 +155,11 @@ struct FoundationJSON {
 
     private mutating func writeDictionary(_ dictionary: NSDictionary) {
         var pairs: [(Any, Any)] = []
+        // corelibs builds a dictionary holding nil for a `$null` value (Apple raises instead), and
+        // enumerating it traps inside Foundation: that trap is Foundation's, not the writer's.
+        FoundationWorker.decodedFlag.pointee = 2
         dictionary.enumerateKeysAndObjects { key, value, _ in pairs.append((key, value)) }
+        FoundationWorker.decodedFlag.pointee = 1
         if pairs.allSatisfy({ $0.0 is NSString }) {
             writeStringKeyed(pairs.map { ($0.0 as! NSString as String, $0.1) })
             return

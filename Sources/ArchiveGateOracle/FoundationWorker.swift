@@ -48,8 +48,9 @@ enum FoundationWorker {
         getrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &stack)
         stack.rlim_cur = rlim_t(childStackKiB) << 10
         setrlimit(__rlimit_resource_t(RLIMIT_STACK.rawValue), &stack)
-        // One shared byte: the child sets it once NSKeyedUnarchiver has returned, so a trap in our own
-        // JSON writing is told apart from a trap in Foundation's decoding.
+        // One shared byte: 0 while NSKeyedUnarchiver runs, 1 while the oracle writes the decoded graph,
+        // 2 while Foundation enumerates a decoded collection for it. A trap at 1 is the oracle's own
+        // (`writerCrashed`); at 0 or 2 it is Foundation's.
         let shared = mmap(nil, 1, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0)!
         decodedFlag = shared.assumingMemoryBound(to: UInt8.self)
         while true {
@@ -65,7 +66,7 @@ enum FoundationWorker {
             if status == 0 { exit(0) }
             let signalNumber = status & 0x7F
             let message = signalNumber != 0 ? "signal \(signalNumber)" : "exit \((status >> 8) & 0xFF)"
-            writeAnswer(decodedFlag.pointee == 0 ? .crashed : .writerCrashed, Array(message.utf8))
+            writeAnswer(decodedFlag.pointee == 1 ? .writerCrashed : .crashed, Array(message.utf8))
         }
     }
 
