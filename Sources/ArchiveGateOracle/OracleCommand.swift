@@ -6,6 +6,21 @@ import Glibc
 
 /// Set by SIGINT/SIGTERM: finish the current archive, then report what was tried.
 nonisolated(unsafe) var stopRequested = false
+/// The archive being tried, for the last words of a driver that traps (a bug in ArchiveGate or here).
+nonisolated(unsafe) var currentIndex: UInt64 = 0
+
+/// Writes "ArchiveGateOracle: trapped on archive N" with async-signal-safe calls, then lets the
+/// signal take its course.
+private func reportTrap(_ signalNumber: Int32) {
+    var text = Array("ArchiveGateOracle: trapped (signal \(signalNumber)) on archive ".utf8)
+    var digits: [UInt8] = []
+    var value = currentIndex
+    repeat { digits.append(UInt8(ascii: "0") + UInt8(value % 10)); value /= 10 } while value > 0
+    text += digits.reversed() + [0x0A]
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    signal(signalNumber, SIG_DFL)
+    raise(signalNumber)
+}
 
 /// `ArchiveGateOracle [--seed N] [--count N | --smoke] [--only INDEX [--dump DIR]] [--progress N]`
 /// runs the differential oracle (scripts/differential); `--worker` is the Foundation side.
@@ -69,6 +84,7 @@ enum OracleCommand {
             exit(0)
         }
         let started = Date()
+        for trap in [SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE, SIGABRT] { signal(trap) { reportTrap($0) } }
         signal(SIGINT) { _ in stopRequested = true }
         signal(SIGTERM) { _ in stopRequested = true }
         var tally = Tally()
@@ -77,6 +93,7 @@ enum OracleCommand {
         for index in 0 ..< count {
             if stopRequested || (index % 256 == 0 && Date().timeIntervalSince(started) > seconds) { break }
             tried += 1
+            currentIndex = index
             let t0 = DispatchTime.now().uptimeNanoseconds
             let (family, note, bytes) = oracle.archive(at: index)
             let t1 = DispatchTime.now().uptimeNanoseconds
@@ -99,7 +116,7 @@ enum OracleCommand {
         }
         print(tally.table())
         print(tally.details())
-        let failures = tally.count(.falseValid) + tally.count(.wrongJSON) + tally.count(.harnessError)
+        let failures = tally.count(.falseValid) + tally.count(.wrongJSON) + tally.count(.harnessError) + tally.count(.oursTrapped)
         print(failures == 0 ? "\nPASS: no false-valid, no wrong-json" : "\nFAIL: \(failures) archives ArchiveGate calls valid disagree with Foundation (or the oracle failed on them)")
         exit(failures == 0 ? 0 : 1)
     }
@@ -107,6 +124,18 @@ enum OracleCommand {
     /// One archive, both verdicts in full.
     static func explain(_ oracle: Oracle, index: UInt64, dump: String?) {
         let (family, note, bytes) = oracle.archive(at: index)
+        // Written and listed before classifying, so an archive that traps ArchiveGate is still shown.
+        if let dump {
+            let path = "\(dump)/oracle-\(oracle.seed)-\(index).archive"
+            FileManager.default.createFile(atPath: path, contents: Data(bytes))
+            print("written to \(path)")
+        }
+        if let model = ArchiveModel(bytes: bytes) {
+            print("$objects:")
+            for (uid, object) in model.objects.enumerated() { print("  \(uid): \(object.compact)") }
+            print("header: " + model.header.map { "\($0.key): \($0.value.compact)" }.joined(separator: ", "))
+        }
+        fflush(nil)
         let (classification, ours, theirs) = oracle.classify(bytes)
         print("archive \(index) (seed \(oracle.seed)): family \(family.rawValue), touched \(note), \(bytes.count) bytes")
         print("outcome: \(classification.outcome.rawValue) \(classification.label)")
@@ -115,16 +144,6 @@ enum OracleCommand {
         case .invalid(let rule, let detail): print("ArchiveGate: invalid \(rule) \(detail)")
         }
         print("Foundation: \(theirs.status)\n  \(String(decoding: theirs.payload, as: UTF8.self))")
-        if let model = ArchiveModel(bytes: bytes) {
-            print("$objects:")
-            for (uid, object) in model.objects.enumerated() { print("  \(uid): \(object.compact)") }
-            print("header: " + model.header.map { "\($0.key): \($0.value.compact)" }.joined(separator: ", "))
-        }
-        if let dump {
-            let path = "\(dump)/oracle-\(oracle.seed)-\(index).archive"
-            FileManager.default.createFile(atPath: path, contents: Data(bytes))
-            print("written to \(path)")
-        }
     }
 
     static func executablePath() -> String {
