@@ -39,6 +39,7 @@ import Testing
         Case(rule: "NSData NS.data is a reference", code: "archive.shape_mismatch", key: "NS.data") {
             root("NSData") { builder in ["NS.data": .uid(builder.add(.data([1, 2])))] }
         },
+        Case(rule: "NSData NS.data is a bool", code: "archive.shape_mismatch", key: "NS.data") { HandBuilt.object("NSData", ["NS.data": true]) },
         Case(rule: "NSData has no NS.data", code: "archive.missing_field", key: "NS.data") { HandBuilt.object("NSData", [:]) },
         // NSDate
         Case(rule: "NSDate NS.time is a string", code: "archive.shape_mismatch", key: "NS.time") {
@@ -103,7 +104,16 @@ import Testing
                 builder.dictionary(keys: [builder.add("k"), builder.add("k")], values: [builder.add("1"), builder.add("2")])
             }
         },
+        Case(rule: "NSDictionary has no NS.objects", code: "archive.missing_field", key: "NS.objects") {
+            root("NSDictionary") { builder in ["NS.keys": [.uid(builder.add("k"))]] }
+        },
+        Case(rule: "NSDictionary NS.keys holds an inline key", code: "archive.shape_mismatch", key: "NS.keys") {
+            root("NSDictionary") { builder in ["NS.keys": ["k"], "NS.objects": [.uid(builder.add("v"))]] }
+        },
         // NSError
+        Case(rule: "NSError NSDomain is inline", code: "archive.shape_mismatch", key: "NSDomain") {
+            HandBuilt.object("NSError", ["NSCode": 1, "NSDomain": "D"])
+        },
         Case(rule: "NSError NSCode is text", code: "archive.shape_mismatch", key: "NSCode") {
             root("NSError") { builder in ["NSCode": "text", "NSDomain": .uid(builder.add("D"))] }
         },
@@ -122,7 +132,7 @@ import Testing
         },
         // NSTimeZone, NSLocale, NSURL
         Case(rule: "NSTimeZone NS.name is not a time zone", code: "archive.invalid_value", key: "NS.name") {
-            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Nowhere/City"))] }
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Nowhere/City")), "NS.data": .uid(0)] }
         },
         Case(rule: "NSTimeZone NS.name is inline", code: "archive.shape_mismatch", key: "NS.name") {
             HandBuilt.object("NSTimeZone", ["NS.name": "Europe/Paris"])
@@ -134,12 +144,68 @@ import Testing
             HandBuilt.object("NSURL", ["NS.base": .uid(0)])
         },
         Case(rule: "NSURL NS.relative is inline", code: "archive.shape_mismatch", key: "NS.relative") {
-            HandBuilt.object("NSURL", ["NS.relative": "https://h.example/"])
+            HandBuilt.object("NSURL", ["NS.base": .uid(0), "NS.relative": "https://h.example/"])
         },
         Case(rule: "NSURL NS.base is inline", code: "archive.shape_mismatch", key: "NS.base") {
             root("NSURL") { builder in ["NS.base": "https://h.example/", "NS.relative": .uid(builder.add("p"))] }
         },
         // NSAttributedString, NSValue, NSDecimalNumber, NSIndexSet
+        Case(rule: "NSAttributedString NSString is inline", code: "archive.shape_mismatch", key: "NSString") {
+            HandBuilt.object("NSMutableAttributedString", ["NSString": "text"])
+        },
+        Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
+            root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
+        },
+        Case(rule: "NSAttributedString has no NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text"))] }
+        },
+        Case(rule: "NSAttributedString NSAttributes array without NSAttributeInfo", code: "archive.missing_field", key: "NSAttributeInfo") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes)])
+            }
+        },
+        Case(rule: "NSAttributedString runs do not cover the string", code: "archive.invalid_value", key: "NSAttributeInfo") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .data([2, 0])])
+            }
+        },
+        Case(rule: "NSAttributedString run names a missing attribute dictionary", code: "archive.invalid_value", key: "NSAttributeInfo") {
+            HandBuilt.root { builder in
+                let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .data([4, 1])])
+            }
+        },
+        Case(rule: "NSAttributedString attribute name is data", code: "archive.shape_mismatch", key: "NSAttributes") {
+            HandBuilt.root { builder in
+                let attributes = builder.dictionary(keys: [builder.add(.data([1]))], values: [builder.add("v")])
+                return builder.object(class: builder.classRecord("NSAttributedString"),
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes)])
+            }
+        },
+        Case(rule: "NSTimeZone NS.data is inline", code: "archive.shape_mismatch", key: "NS.data") {
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Europe/Paris")), "NS.data": .data([1])] }
+        },
+        Case(rule: "NSTimeZone has no NS.data", code: "archive.missing_field", key: "NS.data") {
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Europe/Paris"))] }
+        },
+        Case(rule: "NSValue size is an inline string", code: "archive.invalid_value", key: "NS.special") {
+            HandBuilt.object("NSValue", ["NS.special": 2, "NS.sizeval": "{3, 4.25}"])
+        },
+        Case(rule: "NSIndexSet NSRangeData is inline", code: "archive.shape_mismatch", key: "NSRangeData") {
+            HandBuilt.object("NSIndexSet", ["NSRangeCount": 1, "NSRangeData": .data([1, 2])])
+        },
+        Case(rule: "NSNumber as an instance dictionary", code: "archive.shape_mismatch") { HandBuilt.object("NSNumber", ["NS.intval": 3]) },
+        Case(rule: "NSSet with NS.object.N fields", code: "archive.shape_mismatch") {
+            root("NSSet") { builder in ["NS.object.0": .uid(builder.add("a"))] }
+        },
+        Case(rule: "NSDecimalNumber mantissa is not 16 bytes", code: "archive.invalid_value") {
+            HandBuilt.object("NSDecimalNumber", ["NS.exponent": 0, "NS.length": 1, "NS.negative": false, "NS.mantissa": .data([5, 0])])
+        },
         Case(rule: "NSAttributedString has no NSString", code: "archive.missing_field", key: "NSString") {
             HandBuilt.object("NSAttributedString", [:])
         },
@@ -156,10 +222,10 @@ import Testing
         Case(rule: "NSOrderedSet NS.object.0 is $null", code: "archive.null_element", key: "NS.objects") {
             HandBuilt.object("NSOrderedSet", ["NS.object.0": .uid(0)])
         },
-        Case(rule: "NSValue of an unknown kind", code: "archive.invalid_value") {
+        Case(rule: "NSValue of an unknown kind", code: "archive.invalid_value", key: "NS.special") {
             HandBuilt.object("NSValue", ["NS.special": 99, "NS.bytes": .data([1])])
         },
-        Case(rule: "NSValue point with one number", code: "archive.invalid_value") {
+        Case(rule: "NSValue point with one number", code: "archive.invalid_value", key: "NS.special") {
             root("NSValue") { builder in ["NS.special": 1, "NS.pointval": .uid(builder.add("{1}"))] }
         },
         Case(rule: "NSDecimalNumber with 9 mantissa words", code: "archive.invalid_value") {
@@ -204,7 +270,7 @@ import Testing
         for token in pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             switch node {
             case .object(let members):
-                guard let member = members.first(where: { $0.key == String(token) }) else { return nil }
+                guard let member = members.first(where: { $0.key == String(token) || $0.key == "\"\(token)\"" }) else { return nil }
                 node = member.value
             case .array(let elements):
                 guard let index = Int(token), elements.indices.contains(index) else { return nil }
@@ -248,6 +314,20 @@ import Testing
         #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":"https://h.example/../d"}"#)
     }
 
+    /// An attributed string whose attribute dictionary holds the attributed string: no decoder
+    /// can build it (corelibs recurses without end), whatever the policy.
+    @Test func aCycleOfFoundationValueObjectsIsRefused() {
+        let bytes = HandBuilt.root { builder in
+            let text = builder.reserve()
+            let attributes = builder.dictionary(keys: [builder.add("self")], values: [text])
+            builder.set(text, to: .dictionary(["$class": .uid(builder.classRecord("NSAttributedString")),
+                                               "NSString": .uid(builder.add("t")), "NSAttributes": .uid(attributes)]))
+            return text
+        }
+        #expect(Inspect.errorCode(bytes, policy: .foundation) == "archive.collection_cycle")
+        #expect(Inspect.errorCode(bytes) == "archive.collection_cycle")
+    }
+
     @Test(arguments: [Int128(10_000), 18, 0, -1, 100_001])
     func versionsOtherThan100000AreRefused(_ version: Int128) {
         let bytes = BinaryPropertyListWriter.write(.dictionary([
@@ -259,7 +339,8 @@ import Testing
     @Test func wellFormedFoundationObjectsHaveNoShapeProblems() throws {
         let bytes = HandBuilt.root { builder in
             let set = builder.array(of: [builder.add("a"), builder.add("b"), builder.add(1)], className: "NSSet")
-            let zone = builder.object(class: builder.classRecord("NSTimeZone"), fields: ["NS.name": .uid(builder.add("Europe/Paris"))])
+            let zone = builder.object(class: builder.classRecord("NSTimeZone"),
+                                      fields: ["NS.name": .uid(builder.add("Europe/Paris")), "NS.data": .uid(builder.add(.data([0])))])
             let uuid = builder.object(class: builder.classRecord("NSUUID"), fields: ["NS.uuidbytes": .data(Array(repeating: 7, count: 16))])
             return builder.dictionary(keys: [builder.add("set"), builder.add("zone"), builder.add("uuid")], values: [set, zone, uuid])
         }

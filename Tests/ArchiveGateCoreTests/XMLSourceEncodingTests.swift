@@ -53,7 +53,10 @@ import Testing
         text = text.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"ISO-8859-2\"")
         #expect(throws: PropertyListError.self) { try PropertyList.read(Array(text.utf8)) }
         // UTF-16 bytes declared as UTF-8.
-        let declaredUTF8 = Self.utf16(Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist><true/></plist>".utf8), littleEndian: true)
+        var declaredUTF8: [UInt8] = [0xFF, 0xFE]
+        for unit in "<?xml version=\"1.0\" encoding=\"UTF-8\"?><plist><true/></plist>".utf16 {
+            declaredUTF8 += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
         #expect(throws: PropertyListError.self) { try PropertyList.read(declaredUTF8) }
     }
 

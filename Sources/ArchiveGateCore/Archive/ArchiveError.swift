@@ -66,8 +66,9 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
         /// The JSON output would exceed the configured byte or node budget.
         public static let outputLimitExceeded = Code(.outputLimitExceeded)
-        /// Foundation collections or dictionaries contain themselves with no other object in the
-        /// cycle: a collection cannot be decoded before its elements, so no decoder can build it.
+        /// Foundation value objects (collections, dictionaries, attributed strings, errors …) contain
+        /// themselves with no custom object in the cycle: each must be decoded before the one that
+        /// holds it, so no decoder can build it.
         public static let collectionCycle = Code(.collectionCycle)
         /// `$objects` holds more entries than the configured limit.
         public static let objectLimitExceeded = Code(.objectLimitExceeded)

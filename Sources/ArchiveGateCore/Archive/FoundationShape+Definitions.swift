@@ -51,6 +51,8 @@ extension FoundationShape {
         case finiteNumber
         /// A UID (the class found there is checked by the walk against `accepts`).
         case reference
+        /// A UID of data (an inline data entry or an NSData instance) or `$null`, not inline data.
+        case dataReference
     }
 
     /// A member of the `.members` JSON form.
@@ -121,7 +123,7 @@ extension FoundationShape {
             Definition(classNames: ["NSNull"], fields: [], json: .null)
         case .url:
             Definition(classNames: ["NSURL"], fields: [
-                Field("NS.base", .reference, accepts: ["NSURL"]),
+                Field("NS.base", .reference, required: true, accepts: ["NSURL"]),
                 Field("NS.relative", .stringReference, required: true, accepts: Self.strings),
             ], json: .url)
         case .uuid:
@@ -139,7 +141,7 @@ extension FoundationShape {
         case .attributedString:
             Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
                 Field("NSString", .stringReference, required: true, accepts: Self.strings, json: .reference("string")),
-                Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
+                Field("NSAttributes", .reference, required: true, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
                       json: .reference("attributes")),
                 Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas, json: .runs("runs")),
             ], json: .members)
@@ -149,7 +151,7 @@ extension FoundationShape {
             ], json: .decimal)
         case .indexSet:
             Definition(classNames: ["NSIndexSet", "NSMutableIndexSet"], fields: [
-                Field("NSRangeData", nil, accepts: Self.datas),
+                Field("NSRangeData", .dataReference, accepts: Self.datas),
             ], json: .ranges)
         case .error:
             Definition(classNames: ["NSError"], fields: [
@@ -164,10 +166,14 @@ extension FoundationShape {
         case .timeZone:
             Definition(classNames: ["NSTimeZone"], fields: [
                 Field("NS.name", .stringReference, required: true, accepts: Self.strings),
-                Field("NS.data", nil, accepts: Self.datas),
+                Field("NS.data", .dataReference, required: true, accepts: Self.datas),
             ], json: .referencedString("NS.name"))
         }
     }
+
+    /// Foundation classes that are only ever written inline (a plist scalar in `$objects`): an
+    /// instance dictionary of one is nothing Foundation decodes.
+    static let inlineOnlyClassNames: Set<String> = ["NSNumber"]
 
     /// `definition` of every shape, by `ordinal`, built once.
     static let definitionsByOrdinal: [Definition] = byOrdinal.map(\.definition)

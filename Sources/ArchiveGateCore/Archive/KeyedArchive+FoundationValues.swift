@@ -16,8 +16,8 @@ extension KeyedArchive {
     public func valueContents(_ uid: Int) -> ValueContents? {
         guard let specialIndex = scalarField(uid, "NS.special"), let special = plist.int64(at: specialIndex) else { return nil }
         func numbers(_ key: StaticString, count: Int) -> [Double]? {
-            guard let text = field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:))
-                    ?? scalarField(uid, key).flatMap(plist.string(at:)) else { return nil }
+            // Foundation decodes the geometry string as an object: a reference, never inline.
+            guard let text = field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:)) else { return nil }
             let values = Self.numbersIn(text)
             return values.count == count ? values : nil
         }
@@ -67,7 +67,7 @@ extension KeyedArchive {
         guard let exponent = scalarField(uid, "NS.exponent").flatMap(plist.int64(at:)),
               let length = scalarField(uid, "NS.length").flatMap(plist.int64(at:)),
               let mantissaIndex = scalarField(uid, "NS.mantissa"), let mantissa = plist.data(at: mantissaIndex),
-              (0 ... 8).contains(length), mantissa.count >= Int(length) * 2, (-128 ... 127).contains(exponent) else { return nil }
+              (0 ... 8).contains(length), mantissa.count == 16, (-128 ... 127).contains(exponent) else { return nil }
         let negative = scalarField(uid, "NS.negative").map { plist.boolValue(at: $0) } ?? false
         if length == 0 { return negative ? "NaN" : "0" }
         var value: UInt128 = 0

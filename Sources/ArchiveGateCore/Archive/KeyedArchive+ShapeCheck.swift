@@ -4,13 +4,22 @@ import Foundation
 /// walk runs this on every object of a Foundation class it reaches, so that `valid` means
 /// Foundation decodes the archive to the graph the plain JSON shows.
 extension KeyedArchive {
+    /// The most problems reported for one object: a collection of a million `$null`s is one
+    /// finding, not a million (the object is refused or nulled as a whole either way).
+    static let maxProblemsPerObject = 16
+
     /// Every way object `uid` (of Foundation shape `shape`, by its class name) differs from its
-    /// class's encoding; empty when it matches.
-    public func shapeProblems(of uid: Int, as shape: FoundationShape) -> [ShapeProblem] {
+    /// class's encoding; empty when it matches. With `referencesCheckedByWalk` (the object is read
+    /// with its shape, so the walk follows its reference fields and checks their classes), a
+    /// reference to a class the field does not accept is left to that check.
+    public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
         let className = archiveClass(of: uid)?.name ?? "object"
         for field in shape.fields {
-            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className) { problems.append(problem) }
+            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className,
+                                                          referencesCheckedByWalk: referencesCheckedByWalk) {
+                problems.append(problem)
+            }
         }
         switch shape {
         case .string:
@@ -24,8 +33,10 @@ extension KeyedArchive {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
             }
         case .value:
-            if valueContents(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
+            // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
+            // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
+            if field(uid, "NS.special") != nil, valueContents(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
             }
         case .decimalNumber:
             if decimalString(uid) == nil {
@@ -37,6 +48,7 @@ extension KeyedArchive {
             }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
+            if let problem = checkRuns(uid, className: className) { problems.append(problem) }
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
@@ -50,10 +62,17 @@ extension KeyedArchive {
         return problems
     }
 
-    private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String) -> ShapeProblem? {
+    private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String,
+                       referencesCheckedByWalk: Bool) -> ShapeProblem? {
         let key = spec.key.description
         guard let value = field(uid, spec.key) else {
             return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
+        }
+        // A reference to a class Foundation does not accept here is the walk's class check
+        // (`policy.class_mismatch`), reported once, there.
+        if referencesCheckedByWalk, let target = referencedUID(value), target != 0, let accepts = spec.accepts,
+           let found = archiveClass(of: target), !accepts.contains(found.name) {
+            return nil
         }
         func mismatch(_ expected: String) -> ShapeProblem {
             ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")
@@ -80,6 +99,10 @@ extension KeyedArchive {
             return nil
         case .reference:
             return referencedUID(value) == nil ? mismatch("a reference") : nil
+        case .dataReference:
+            // `$null` is what Foundation writes for a time zone without data.
+            guard let target = referencedUID(value), target == 0 || dataIndex(value) != nil else { return mismatch("a reference to data") }
+            return nil
         }
     }
 
@@ -113,16 +136,21 @@ extension KeyedArchive {
                                              "\(className) NS.objects[\(position)] must be a reference, found \(describe(Int(element)))"))
                 return
             }
+        } else if archiveClass(of: uid)?.shape != .orderedSet, hasNumberedObjects(uid) {
+            problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has NS.object.N fields, which only NSOrderedSet reads; Foundation decodes it empty"))
+            return
         } else if collectionLayout(uid) == nil {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has neither NS.objects nor consecutive NS.object.N references"))
             return
         }
-        guard let elements = collectionElements(uid) else { return }
+        // Read in place: arrays can hold millions of elements and this runs for every one of them.
+        guard let layout = collectionLayout(uid) else { return }
         var seen = Set<MemberIdentity>()
-        for (position, element) in elements.enumerated() {
-            if element.target == 0 {
+        for position in 0 ..< layout.count where problems.count < Self.maxProblemsPerObject {
+            let target = layout.target(at: position, in: self)
+            if target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
-            } else if distinct, !seen.insert(memberIdentity(element.target)).inserted {
+            } else if distinct, !seen.insert(memberIdentity(target)).inserted {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.objects", element: position,
                                              "\(className) element \(position) equals an earlier member; Foundation keeps one"))
             }
@@ -150,7 +178,7 @@ extension KeyedArchive {
             return
         }
         var seen = Set<MemberIdentity>()
-        for position in 0 ..< keys.count {
+        for position in 0 ..< keys.count where problems.count < Self.maxProblemsPerObject {
             let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
             let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
             if keyUID == 0 || valueUID == 0 {
@@ -165,11 +193,59 @@ extension KeyedArchive {
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
     private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0,
-              archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) else { return nil }
-        for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
-            return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
-                                "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
+        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0 else { return nil }
+        let dictionaries: [Int]
+        if archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) {
+            for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
+                return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
+                                    "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
+            }
+            dictionaries = elements.map(\.target)
+        } else {
+            dictionaries = [target]
+        }
+        // Attribute names are strings.
+        for dictionary in dictionaries where archiveClass(of: dictionary)?.shape == .dictionary {
+            guard let keys = uidArray(dictionary, "NS.keys") else { continue }
+            for key in keys where !isStringObject(plist.uidValue(ofReference: key)) {
+                return ShapeProblem(.shapeMismatch, key: "NSAttributes", "\(className) has an attribute whose name is not a string")
+            }
+        }
+        return nil
+    }
+
+    /// Whether an object has `NS.object.N` fields (the layout corelibs writes for ordered sets).
+    private func hasNumberedObjects(_ uid: Int) -> Bool {
+        let index = plistIndex(of: uid)
+        for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
+            if plist.string(at: plist.dictionaryKey(index, pair: pair))?.hasPrefix("NS.object.") == true { return true }
+        }
+        return false
+    }
+
+    /// NSAttributedString's run table: with an attribute array, `NSAttributeInfo` is required, its
+    /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
+    /// dictionary there is no table, or runs naming only it.
+    private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
+              let text = referencedString(uid, "NSString") else { return nil }
+        let isArray = archiveClass(of: attributes)?.shape?.isCollection == true
+        let attributeCount = isArray ? collectionLayout(attributes)?.count ?? 0 : 1
+        guard let infoValue = field(uid, "NSAttributeInfo") else {
+            return isArray ? ShapeProblem(.missingField, key: "NSAttributeInfo", "\(className) has an NSAttributes array but no NSAttributeInfo") : nil
+        }
+        guard let info = dataIndex(infoValue), let data = plist.data(at: info) else { return nil }
+        var reader = VarintReader(data)
+        var covered: UInt64 = 0
+        while let length = reader.next() {
+            guard let index = reader.next(), index < UInt64(attributeCount) else {
+                return ShapeProblem(.invalidValue, key: "NSAttributeInfo", "\(className) NSAttributeInfo names an attribute dictionary it does not have")
+            }
+            covered &+= length
+        }
+        guard covered == UInt64(text.utf16.count) else {
+            return ShapeProblem(.invalidValue, key: "NSAttributeInfo",
+                                "\(className) NSAttributeInfo runs cover \(covered) characters of \(text.utf16.count)")
         }
         return nil
     }

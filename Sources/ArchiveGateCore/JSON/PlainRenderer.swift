@@ -142,11 +142,10 @@ struct PlainRenderer {
         guard let start = openUIDs.lastIndex(of: target) else { return }
         let members = openUIDs[start...]
         let valuesOnly = members.allSatisfy { uid in
-            guard let shape = try? archive.shape(of: uid) else { return false }
-            return shape.isCollection || shape == .dictionary
+            (try? archive.shape(of: uid)).flatMap { $0 } != nil
         }
         if valuesOnly {
-            throw ArchiveError(.collectionCycle, path: pointer(), "collections contain each other (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
+            throw ArchiveError(.collectionCycle, path: pointer(), "Foundation objects contain each other (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
     }
 

@@ -3,7 +3,12 @@
 extension PolicyEvaluator {
     mutating func expand(_ uid: Int, into edges: inout [Edge]) throws(ArchiveError) {
         guard let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline else { return }
-        if let declared = archive.classes[classIndex].shape, !checkShape(uid, as: declared, className: archive.classes[classIndex].name) {
+        let className = archive.classes[classIndex].name
+        if FoundationShape.inlineOnlyClassNames.contains(className) {
+            let problem = ShapeProblem(.shapeMismatch, key: nil, "\(className) is only ever archived inline, never as an instance dictionary")
+            if !record([problem], uid: uid, className: className) { return }
+        }
+        if let declared = archive.classes[classIndex].shape, try !checkShape(uid, as: declared, className: archive.classes[classIndex].name) {
             return
         }
         if let shape = try shape(of: uid) {
@@ -16,8 +21,13 @@ extension PolicyEvaluator {
     /// Runs the shape check of a Foundation-class object; each problem is a violation at the
     /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
     /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
-    private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) -> Bool {
-        let problems = archive.shapeProblems(of: uid, as: shape)
+    private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) throws(ArchiveError) -> Bool {
+        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: try self.shape(of: uid) != nil)
+        return record(problems, uid: uid, className: className)
+    }
+
+    /// Records shape problems of object `uid`; false when the object is then nulled, not walked.
+    private mutating func record(_ problems: [ShapeProblem], uid: Int, className: String) -> Bool {
         guard !problems.isEmpty else { return true }
         let path = pointer()
         for problem in problems {

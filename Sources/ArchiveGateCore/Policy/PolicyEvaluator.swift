@@ -73,9 +73,11 @@ struct PolicyEvaluator {
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
         var stack = [Work]()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
+        for (position, entry) in archive.top.enumerated() {
+            if let inline = entry.inlineValue { checkInlineTop(position, plistIndex: inline) }
+        }
         for (position, entry) in archive.top.enumerated().reversed() {
-            if let inline = entry.inlineValue {
-                checkInlineTop(position, plistIndex: inline)
+            if entry.inlineValue != nil {
                 topNodes += 1
                 continue
             }
@@ -163,18 +165,19 @@ struct PolicyEvaluator {
 
     /// A reference back to an object still being expanded. Cycles through custom objects are how
     /// NSCoding graphs link parents and children and render as `$ref`; a cycle of Foundation
-    /// collections alone cannot be decoded by anyone and is an error.
+    /// value objects alone (collections, dictionaries, attributed strings, errors …) cannot be
+    /// decoded by anyone — each must be decoded before the one that holds it — and is an error.
     private mutating func checkCycle(closingAt target: Int) throws(ArchiveError) {
         sawCycle = true
         let members = openUIDs[Int(openPosition[target])...]
         var valuesOnly = true
         for uid in members {
             let shape = try shape(of: uid)
-            if !(shape?.isCollection == true || shape == .dictionary) { valuesOnly = false }
+            if shape == nil { valuesOnly = false }
         }
         if valuesOnly {
             throw ArchiveError(.collectionCycle, path: pointer(),
-                               "\(members.count == 1 ? "a collection contains itself" : "\(members.count) collections contain each other") (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
+                               "\(members.count == 1 ? "a Foundation object contains itself" : "\(members.count) Foundation objects contain each other") (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
     }
 
