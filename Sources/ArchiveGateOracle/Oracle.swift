@@ -90,7 +90,7 @@ struct Oracle {
         case (_, .writerCrashed):
             return (Classification(outcome: .harnessError, label: "oracle JSON writer trapped", detail: message), ours, theirs)
         case (.valid, _):
-            if theirs.status == .refused, let model = ArchiveModel(bytes: bytes),
+            if theirs.status == .refused || theirs.status == .crashed, let model = ArchiveModel(bytes: bytes),
                let bug = KnownCorelibsBug.explainRefusal(message: message, archive: model) {
                 return (Classification(outcome: .discounted, label: bug.rawValue, detail: message), ours, theirs)
             }
