@@ -137,6 +137,9 @@ let package = Package(
             ],
             path: "Fuzz/FuzzGzipArchive"
         ),
+        // Differential oracle against Foundation's NSKeyedUnarchiver (scripts/differential; docs/RELIABILITY.md).
+        // `--worker` is the Foundation side, run as a child process because corelibs traps on bad input.
+        .executableTarget(name: "ArchiveGateOracle", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateOracle"),
         // Not a fuzz target: dumps what the reader reads, for scripts/fuzz-differential (vs Python's plistlib).
         .executableTarget(name: "FuzzPlistDump", dependencies: ["ArchiveGateCore"], path: "Fuzz/FuzzPlistDump"),
     ]
