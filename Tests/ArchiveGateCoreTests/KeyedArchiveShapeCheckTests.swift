@@ -156,6 +156,9 @@ import Testing
         Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },
+        Case(rule: "NSAttributedString runs without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text")), "NSAttributeInfo": .data([4, 0])] }
+        },
         Case(rule: "NSAttributedString NSAttributes array without NSAttributeInfo", code: "archive.missing_field", key: "NSAttributeInfo") {
             HandBuilt.root { builder in
                 let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])

@@ -231,6 +231,10 @@ extension KeyedArchive {
     /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
     /// dictionary there is no table, or runs naming only it.
     private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
+        // Foundation omits NSAttributes only for a string without attributes, and then writes no runs.
+        if field(uid, "NSAttributes") == nil, field(uid, "NSAttributeInfo") != nil {
+            return ShapeProblem(.missingField, key: "NSAttributes", "\(className) has an NSAttributeInfo run table but no NSAttributes")
+        }
         guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
               let text = referencedString(uid, "NSString") else { return nil }
         let isArray = archiveClass(of: attributes)?.shape?.isCollection == true
