@@ -22,7 +22,7 @@ struct ConfigurationSources {
     init(file: ConfigurationJSON?, filePath: String, environment: [String: String], flags: [String: String]) throws(ConfigurationError) {
         if let file {
             guard case .object(let object) = file else {
-                throw ConfigurationError(key: "-", "\(filePath) must hold a JSON object, not \(file.typeName)")
+                throw ConfigurationError(.invalidFile, key: "-", "\(filePath) must hold a JSON object, not \(file.typeName)")
             }
             try flatten(object, prefix: "", filePath: filePath)
         }
@@ -30,13 +30,13 @@ struct ConfigurationSources {
         for (variable, value) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix("ARCHIVEGATE_") {
             if ConfigurationDefaults.otherEnvironmentVariables.contains(variable) { continue }
             guard let key = keysByVariable[variable] else {
-                throw ConfigurationError(key: variable, "unknown ARCHIVEGATE_* variable\(Self.suggestion(for: variable, among: keysByVariable.keys)); the variables are listed in README.md, Configuration")
+                throw ConfigurationError(.unknownKey, key: variable, "unknown ARCHIVEGATE_* variable\(Self.suggestion(for: variable, among: keysByVariable.keys)); the variables are listed in README.md, Configuration")
             }
             try store(.text(value), origin: variable, for: key)
         }
         for (name, value) in flags.sorted(by: { $0.key < $1.key }) {
             guard let key = Self.keysByName[name] else {
-                throw ConfigurationError(key: name, "not a configuration key")
+                throw ConfigurationError(.unknownKey, key: name, "not a configuration key")
             }
             try store(.text(value), origin: "flag", for: key)
         }
@@ -52,7 +52,7 @@ struct ConfigurationSources {
         guard let setting = settings[key.name] else { return nil }
         switch key.parse(setting.raw) {
         case .success(let value): return value
-        case .failure(let problem): throw ConfigurationError(key: key.name, origin: setting.origin, problem.message)
+        case .failure(let problem): throw ConfigurationError(.invalidValue, key: key.name, origin: setting.origin, problem.message)
         }
     }
 
@@ -60,7 +60,7 @@ struct ConfigurationSources {
     func origin(of key: any AnyConfigurationKey) -> String? { settings[key.name]?.origin }
 
     private mutating func store(_ raw: RawConfigurationValue, origin: String, for key: any AnyConfigurationKey) throws(ConfigurationError) {
-        if let problem = key.check(raw) { throw ConfigurationError(key: key.name, origin: origin, problem.message) }
+        if let problem = key.check(raw) { throw ConfigurationError(.invalidValue, key: key.name, origin: origin, problem.message) }
         settings[key.name] = Setting(raw: raw, origin: origin)
     }
 
@@ -72,11 +72,11 @@ struct ConfigurationSources {
                 try store(.json(value), origin: filePath, for: key)
             } else if Self.keysByName.keys.contains(where: { $0.hasPrefix(path + ".") }) {
                 guard case .object(let nested) = value else {
-                    throw ConfigurationError(key: path, origin: filePath, "is a section: expected an object, got \(value.typeName)")
+                    throw ConfigurationError(.invalidValue, key: path, origin: filePath, "is a section: expected an object, got \(value.typeName)")
                 }
                 try flatten(nested, prefix: path + ".", filePath: filePath)
             } else {
-                throw ConfigurationError(key: path, origin: filePath, "unknown key\(Self.suggestion(for: path, among: Self.keysByName.keys))")
+                throw ConfigurationError(.unknownKey, key: path, origin: filePath, "unknown key\(Self.suggestion(for: path, among: Self.keysByName.keys))")
             }
         }
     }

@@ -24,7 +24,7 @@ extension ServerConfiguration {
             filePath = (configDirectory as NSString).appendingPathComponent(fileName)
             if let data = FileManager.default.contents(atPath: filePath) {
                 guard let parsed = ConfigurationJSON.parse(data) else {
-                    throw ConfigurationError(key: "-", origin: filePath, "not valid JSON")
+                    throw ConfigurationError(.invalidFile, key: "-", origin: filePath, "not valid JSON")
                 }
                 file = parsed
             }
@@ -63,7 +63,7 @@ extension ServerConfiguration {
         if !wide.isEmpty {
             guard try sources.value(Key.fetchAcknowledgeWideAllowedRanges) else {
                 throw ConfigurationError(
-                    key: Key.fetchAllowedRanges.name, origin: sources.origin(of: Key.fetchAllowedRanges),
+                    .unacknowledgedRisk, key: Key.fetchAllowedRanges.name, origin: sources.origin(of: Key.fetchAllowedRanges),
                     "\(wide.map(\.description).joined(separator: ", ")) switches the SSRF deny list off for a large part of the address space (wider than /\(FetchSettings.widestUnacknowledgedPrefix)); set \(Key.fetchAcknowledgeWideAllowedRanges.name) to true if that is intended")
             }
             configuration.riskySettings.append("\(Key.fetchAllowedRanges.name) allows \(wide.map(\.description).joined(separator: ", ")): /v1/fetch may connect to addresses the deny list protects (acknowledged by \(Key.fetchAcknowledgeWideAllowedRanges.name))")

@@ -52,7 +52,7 @@ struct FetchController {
             fetched = try await fetcher.fetch(body.url, policy: policy)
         } catch {
             metrics.recordFetch(outcome: error.code.rawValue, tenant: tenant.id)
-            throw ProblemError.fetchFailed(error)
+            throw error
         }
         metrics.recordFetch(outcome: "ok", tenant: tenant.id)
         metrics.recordArchive(bytes: fetched.bytes.count, tenant: tenant.id)
@@ -89,8 +89,7 @@ struct FetchController {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
             } ?? ""
             guard mediaType == "application/json" else {
-                throw ProblemError(.unsupportedMediaType, code: "request.unsupported_media_type", title: "Unsupported Media Type",
-                                   detail: "Content-Type '\(contentType)' is not accepted; send application/json.")
+                throw ProblemError.unsupportedMediaType(contentType, accepted: "application/json")
             }
         }
         var bytes: [UInt8] = []

@@ -1,15 +1,11 @@
-import ArchiveGateCore
-import ArchiveGateInflate
-import ArchiveGateStore
 import HTTPTypes
 import Hummingbird
 import Logging
-import NIOCore
 
 /// Turns every error below it into an RFC 9457 `application/problem+json` response, so no handler
-/// has to: our `ProblemError`s, the core's `ArchiveGateError`s, Hummingbird's `HTTPError` (the
-/// router's 404 among them), NIO's body-limit error, and anything unexpected (500, logged with
-/// the request id; the client learns nothing about internals).
+/// has to. It only renders: each error type says its own problem (`ProblemRepresentable`, mapped in
+/// `Problems/X+HTTPResponseError.swift`); anything unexpected is a 500, logged with the request id
+/// (the client learns nothing about internals).
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ArchiveRequestContext
     /// Methods served by each path, read from the router once every route is registered.
@@ -21,9 +17,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let error as HTTPError where error.status == .notFound && context.endpointPath == "NotFound" {
             var problem = ProblemError.notFound
             if let methods = routes.methods(forPath: request.uri.path) {
-                problem = ProblemError(.methodNotAllowed, code: "request.method_not_allowed", title: "Method Not Allowed",
-                                       detail: "\(request.uri.path) supports \(methods.map(\.rawValue).joined(separator: ", ")).",
-                                       headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
+                problem = .methodNotAllowed(path: request.uri.path, methods: methods.map(\.rawValue))
             }
             context.trace.update { $0.problemCode = problem.code }
             return problem.response(requestId: context.requestId)
@@ -49,44 +43,16 @@ struct ProblemMiddleware: RouterMiddleware {
         return request.headers[.contentLength].flatMap { Int($0) }.map { $0 > 0 } ?? false
     }
 
+    /// The error's own problem (`X+HTTPResponseError.swift`); anything that has none is a 500
+    /// whose cause goes to the log only.
     static func problemError(for error: any Error, logger: Logger) -> ProblemError {
-        switch error {
-        case let problem as ProblemError:
-            return problem
-        case let archiveError as ArchiveGateError:
-            return archiveError.problemError
-        case let inflateError as InflateError:
-            return inflateError.problemError
-        case let failure as StoreFailure:
-            if failure.error.code != .invalidCursor {
-                logger.error("result store failed", metadata: ["error": "\(failure.error)"])
-            }
-            return .storeFailed(failure.error)
-        case is NIOTooManyBytesError:
-            return ProblemError(.contentTooLarge, code: "request.body_too_large", title: "Content Too Large",
-                                detail: "The request body exceeds the tenant's limit.")
-        case let httpError as HTTPError:
-            return problemError(for: httpError)
-        default:
+        guard let known = error as? any ProblemRepresentable else {
             logger.error("unhandled error", metadata: ["error": "\(String(reflecting: error))"])
             return .internalError
         }
-    }
-
-    private static func problemError(for error: HTTPError) -> ProblemError {
-        switch error.status {
-        case .notFound:
-            return .notFound
-        case .methodNotAllowed:
-            return ProblemError(.methodNotAllowed, code: "request.method_not_allowed", title: "Method Not Allowed",
-                                detail: "The resource does not support this method.", headers: error.headers)
-        default:
-            // Our own code never throws HTTPError; these come from Hummingbird (e.g. a malformed
-            // request). Their status is kept, and server-side ones stay opaque.
-            let isServer = error.status.kind == .serverError
-            return ProblemError(error.status, code: isServer ? "server.internal" : "request.invalid",
-                                title: error.status.reasonPhrase,
-                                detail: isServer ? "The server failed." : (error.body ?? error.status.reasonPhrase))
+        if known.logsCause {
+            logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
         }
+        return known.problemError
     }
 }

@@ -1,6 +1,4 @@
 import ArchiveGateCore
-import HTTPTypes
-import Hummingbird
 
 /// The core's decode errors as HTTP problems. The core knows nothing of HTTP; this file is the
 /// whole mapping:
@@ -8,22 +6,13 @@ import Hummingbird
 /// - every other error, limits included (objects, depth, string/data size, output budget) → 422:
 ///   the request was well-formed HTTP but the archive cannot be processed under the policy.
 /// The problem `code` is the core's code, so `type` is e.g. `…/problems/plist.truncated`.
-extension ArchiveGateError {
-    var problemError: ProblemError {
-        let tooLarge = code == "plist.input_too_large"
+extension ArchiveGateError: ProblemRepresentable {
+    public var problemError: ProblemError {
         let detail = "\(message) (\(location))"
-        if tooLarge {
+        if case .propertyList(let error) = self, error.code == .inputTooLarge {
             return ProblemError(.contentTooLarge, code: code, title: "Content Too Large", detail: detail)
         }
         return ProblemError(.unprocessableContent, code: code,
                             title: isLimit ? "Archive Exceeds a Limit" : "Not a Valid Archive", detail: detail)
-    }
-}
-
-extension ArchiveGateError: HTTPResponseError {
-    public var status: HTTPResponse.Status { problemError.status }
-
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
-        problemError.response(requestId: (context as? ArchiveRequestContext)?.requestId ?? "")
     }
 }

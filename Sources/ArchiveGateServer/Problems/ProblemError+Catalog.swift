@@ -28,9 +28,9 @@ extension ProblemError {
                      detail: "The gzip body inflates past the tenant's archive limit of \(limit) bytes.")
     }
 
-    static func unsupportedMediaType(_ received: String) -> ProblemError {
+    static func unsupportedMediaType(_ received: String, accepted: String = "application/octet-stream or application/x-plist") -> ProblemError {
         ProblemError(.unsupportedMediaType, code: "request.unsupported_media_type", title: "Unsupported Media Type",
-                     detail: "Content-Type '\(received)' is not accepted; send application/octet-stream or application/x-plist.")
+                     detail: "Content-Type '\(received)' is not accepted; send \(accepted).")
     }
 
     static func unsupportedEncoding(_ received: String) -> ProblemError {
@@ -45,6 +45,17 @@ extension ProblemError {
 
     static func invalidRequest(_ detail: String) -> ProblemError {
         ProblemError(.badRequest, code: "request.invalid", title: "Bad Request", detail: detail)
+    }
+
+    /// A path that exists, asked with a method it does not serve; `Allow` lists the ones it does.
+    static func methodNotAllowed(path: String, methods: [String]) -> ProblemError {
+        var problem = methodNotAllowed(detail: "\(path) supports \(methods.joined(separator: ", ")).")
+        problem.headers[.allow] = methods.joined(separator: ", ")
+        return problem
+    }
+
+    static func methodNotAllowed(detail: String) -> ProblemError {
+        ProblemError(.methodNotAllowed, code: "request.method_not_allowed", title: "Method Not Allowed", detail: detail)
     }
 
     static let notFound = ProblemError(.notFound, code: "request.not_found", title: "Not Found",

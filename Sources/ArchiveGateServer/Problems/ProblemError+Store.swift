@@ -1,7 +1,7 @@
-import ArchiveGateStore
 import HTTPTypes
 
-/// `/v1/archives` problems.
+/// `/v1/archives` problems of the server's own; the store's errors map in
+/// `ResultStoreError+HTTPResponseError.swift`.
 extension ProblemError {
     /// Unknown id, another tenant's id and an expired result all get this very document (only the
     /// request id differs), so a tenant cannot learn whether someone else's id exists.
@@ -16,22 +16,4 @@ extension ProblemError {
     static let storeDisabled = ProblemError(
         .serviceUnavailable, code: "store.disabled", title: "Service Unavailable",
         detail: "This server runs without a result store (store.enabled is false).")
-
-    /// Maps a store failure: contention → 503 + Retry-After (the client may retry), a bad cursor →
-    /// 400, anything else → 500 with the cause in the log only.
-    static func storeFailed(_ error: ResultStoreError) -> ProblemError {
-        switch error.code {
-        case .invalidCursor:
-            return ProblemError(.badRequest, code: "request.invalid_cursor", title: "Bad Request",
-                                detail: "The cursor is not one this server issued; start again without it.")
-        case .busy, .closed:
-            var headers = HTTPFields()
-            headers[.retryAfter] = "1"
-            return ProblemError(.serviceUnavailable, code: "store.unavailable", title: "Service Unavailable",
-                                detail: "The result store is busy or shutting down; retry after 1 s.", headers: headers)
-        default:
-            return ProblemError(.internalServerError, code: "store.failure", title: "Internal Server Error",
-                                detail: "The result store failed; the request id is in the log.")
-        }
-    }
 }

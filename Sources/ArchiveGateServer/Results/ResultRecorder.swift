@@ -43,7 +43,7 @@ struct ResultRecorder: Sendable {
         return store
     }
 
-    /// Runs one store call, recording its latency (and failure code) and turning store errors into problems.
+    /// Runs one store call, recording its latency (and failure code) and rethrowing store errors (`ResultStoreError+HTTPResponseError.swift` maps them).
     func measured<Value>(_ operation: String, _ body: () async throws -> Value) async throws -> Value {
         let start = ContinuousClock.now
         do {
@@ -52,15 +52,9 @@ struct ResultRecorder: Sendable {
             return value
         } catch let error as ResultStoreError {
             metrics.recordStoreOperation(operation, duration: ContinuousClock.now - start, failureCode: error.code.description)
-            throw StoreFailure(error: error)
+            throw error
         }
     }
-}
-
-/// A store error on its way to `ProblemMiddleware`, which logs the underlying message (never shown
-/// to the client) and answers with ``ProblemError/storeFailed(_:)``.
-struct StoreFailure: Error {
-    let error: ResultStoreError
 }
 
 extension Digest {

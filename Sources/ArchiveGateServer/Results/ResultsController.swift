@@ -52,7 +52,7 @@ struct ResultsController {
         }
         var cursor: ResultCursor?
         if let text = request.uri.queryParameters["cursor"] {
-            do { cursor = try ResultCursor(String(text)) } catch { throw ProblemError.storeFailed(error) }
+            cursor = try ResultCursor(String(text))
         }
         let page = try await recorder.measured("list") { [cursor, limit] in
             try await store.list(tenant: tenant.id, limit: limit, cursor: cursor)

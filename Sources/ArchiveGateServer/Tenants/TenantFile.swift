@@ -17,15 +17,15 @@ struct TenantFile {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw TenantFileError(path: path, "cannot read: \(error.localizedDescription)")
+            throw TenantFileError(.unreadable, path: path, "cannot read: \(error.localizedDescription)")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               case .object(let typed) = ConfigurationJSON.parse(data)
         else {
-            throw TenantFileError(path: path, "a tenant file is a JSON object")
+            throw TenantFileError(.notAnObject, path: path, "a tenant file is a JSON object")
         }
         for key in object.keys.sorted() where !Self.fields.contains(key) {
-            throw TenantFileError(path: path, "unknown field '\(key)'; expected one of \(Self.fields.sorted().joined(separator: ", "))")
+            throw TenantFileError(.unknownField, path: path, "unknown field '\(key)'; expected one of \(Self.fields.sorted().joined(separator: ", "))")
         }
         self.object = object
         self.typed = typed
@@ -35,15 +35,15 @@ struct TenantFile {
         guard let id = object["id"] as? String, !id.isEmpty,
               id.utf8.count <= 64, id.utf8.allSatisfy(Self.isIdentifierByte)
         else {
-            throw TenantFileError(path: path, "id is 1–64 letters, digits, '-' and '_'")
+            throw TenantFileError(.invalidValue, path: path, "id is 1–64 letters, digits, '-' and '_'")
         }
         guard let keyList = object["keys"] as? [Any], !keyList.isEmpty else {
-            throw TenantFileError(path: path, "keys is a non-empty array of SHA-256 hex digests (archivegate hash-key)")
+            throw TenantFileError(.invalidValue, path: path, "keys is a non-empty array of SHA-256 hex digests (archivegate hash-key)")
         }
         var hashes: [APIKeyHash] = []
         for entry in keyList {
             guard let text = entry as? String, let hash = APIKeyHash(hex: text) else {
-                throw TenantFileError(path: path, "keys holds 64-digit SHA-256 hex digests, never keys themselves")
+                throw TenantFileError(.invalidValue, path: path, "keys holds 64-digit SHA-256 hex digests, never keys themselves")
             }
             hashes.append(hash)
         }
@@ -51,13 +51,13 @@ struct TenantFile {
         var burst = defaults.burst
         if let rate = typed["rateLimit"] {
             guard case .object(let rate) = rate, Set(rate.keys).isSubset(of: ["requestsPerSecond", "burst"]) else {
-                throw TenantFileError(path: path, "rateLimit is {\"requestsPerSecond\": number, \"burst\": integer}")
+                throw TenantFileError(.invalidValue, path: path, "rateLimit is {\"requestsPerSecond\": number, \"burst\": integer}")
             }
             switch rate["requestsPerSecond"] {
             case nil: break
             case .integer(let number)? where number > 0: requestsPerSecond = Double(number)
             case .number(let number)? where number > 0 && number.isFinite: requestsPerSecond = number
-            default: throw TenantFileError(path: path, "rateLimit.requestsPerSecond is a positive number")
+            default: throw TenantFileError(.invalidValue, path: path, "rateLimit.requestsPerSecond is a positive number")
             }
             burst = try positiveInteger(rate["burst"], "rateLimit.burst", burst)
         }
@@ -82,22 +82,22 @@ struct TenantFile {
         switch typed["acknowledgeAnyFetchHost"] {
         case nil: break
         case .boolean(let value)?: acknowledged = value
-        default: throw TenantFileError(path: path, "acknowledgeAnyFetchHost is true or false")
+        default: throw TenantFileError(.invalidValue, path: path, "acknowledgeAnyFetchHost is true or false")
         }
         guard let value = object["fetchAllowedHosts"] else { return nil }
         guard let list = value as? [Any] else {
-            throw TenantFileError(path: path, "fetchAllowedHosts is an array of host names")
+            throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts is an array of host names")
         }
         var hosts: [String] = []
         for entry in list {
             guard let host = entry as? String, !host.isEmpty, !host.contains("/"), !host.contains(" ") else {
-                throw TenantFileError(path: path, "fetchAllowedHosts holds host names such as 'archives.example.com' or '*.example.com'")
+                throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts holds host names such as 'archives.example.com' or '*.example.com'")
             }
             hosts.append(host)
         }
         if hosts.contains("*") {
             guard acknowledged else {
-                throw TenantFileError(path: path, "fetchAllowedHosts \"*\" lets /v1/fetch reach any host; set \"acknowledgeAnyFetchHost\": true if that is intended, or list the hosts")
+                throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts \"*\" lets /v1/fetch reach any host; set \"acknowledgeAnyFetchHost\": true if that is intended, or list the hosts")
             }
             return nil
         }
@@ -119,28 +119,28 @@ struct TenantFile {
             let base = (path as NSString).deletingLastPathComponent
             let policyPath = relative.hasPrefix("/") ? relative : (base as NSString).appendingPathComponent(relative)
             guard let data = FileManager.default.contents(atPath: policyPath) else {
-                throw TenantFileError(path: path, "cannot read policy file \(policyPath)")
+                throw TenantFileError(.unreadable, path: path, "cannot read policy file \(policyPath)")
             }
             bytes = Array(data)
         case let inline as [String: Any]:
             guard let data = try? JSONSerialization.data(withJSONObject: inline, options: [.sortedKeys]) else {
-                throw TenantFileError(path: path, "policy is not serializable")
+                throw TenantFileError(.invalidPolicy, path: path, "policy is not serializable")
             }
             bytes = Array(data)
         case nil:
-            throw TenantFileError(path: path, "policy is required: a path to a policy file or an inline policy object")
+            throw TenantFileError(.invalidPolicy, path: path, "policy is required: a path to a policy file or an inline policy object")
         default:
-            throw TenantFileError(path: path, "policy is a path string or a policy object")
+            throw TenantFileError(.invalidPolicy, path: path, "policy is a path string or a policy object")
         }
         let policy: Policy
         do {
             policy = try Policy.load(json: bytes, name: id)
         } catch {
-            throw TenantFileError(path: path, "policy: \(error)")
+            throw TenantFileError(.invalidPolicy, path: path, "policy: \(error)")
         }
         // An over-broad allow-list on a gate tenant is refused at start (PolicyLint).
         if let first = policy.lint.first {
-            throw TenantFileError(path: path, "tenant '\(id)': policy is over-broad (\(policy.lint.count) lint finding\(policy.lint.count == 1 ? "" : "s"), first: \(first)); narrow it or declare \"inspection\": true")
+            throw TenantFileError(.overBroadPolicy, path: path, "tenant '\(id)': policy is over-broad (\(policy.lint.count) lint finding\(policy.lint.count == 1 ? "" : "s"), first: \(first)); narrow it or declare \"inspection\": true")
         }
         return (policy, bytes)
     }
@@ -158,8 +158,8 @@ struct TenantFile {
         switch value {
         case nil: return fallback
         case .integer(let integer)? where integer > 0: return integer
-        case .integer(let integer)?: throw TenantFileError(path: path, "\(name) is a positive integer, not \(integer)")
-        case let other?: throw TenantFileError(path: path, "\(name) is a positive integer, not \(other.typeName)")
+        case .integer(let integer)?: throw TenantFileError(.invalidValue, path: path, "\(name) is a positive integer, not \(integer)")
+        case let other?: throw TenantFileError(.invalidValue, path: path, "\(name) is a positive integer, not \(other.typeName)")
         }
     }
 
@@ -170,11 +170,11 @@ struct TenantFile {
         case .integer(let integer)? where integer > 0: return integer
         case .string(let text)?:
             guard let bytes = ByteSize.parse(text), bytes > 0 else {
-                throw TenantFileError(path: path, "\(name): \"\(text)\" is not \(ByteSize.accepted)")
+                throw TenantFileError(.invalidValue, path: path, "\(name): \"\(text)\" is not \(ByteSize.accepted)")
             }
             return bytes
-        case .integer(let integer)?: throw TenantFileError(path: path, "\(name) is a positive byte count, not \(integer)")
-        case let other?: throw TenantFileError(path: path, "\(name) is a positive byte count or a size such as \"16MiB\", not \(other.typeName)")
+        case .integer(let integer)?: throw TenantFileError(.invalidValue, path: path, "\(name) is a positive byte count, not \(integer)")
+        case let other?: throw TenantFileError(.invalidValue, path: path, "\(name) is a positive byte count or a size such as \"16MiB\", not \(other.typeName)")
         }
     }
 }

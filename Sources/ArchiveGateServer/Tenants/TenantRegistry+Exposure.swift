@@ -6,7 +6,7 @@ extension TenantRegistry {
         guard !Self.isLoopback(host) else { return }
         for tenant in tenants where tenant.keyHashes.contains(APIKeyHash.publishedDemoKey) {
             throw TenantFileError(
-                path: "tenant '\(tenant.id)'",
+                .publishedKey, path: "tenant '\(tenant.id)'",
                 "accepts the demo key published in README.md (demo-key-change-me) and the server would listen on \(host), which is not loopback; replace the tenant's keys or bind 127.0.0.1")
         }
     }

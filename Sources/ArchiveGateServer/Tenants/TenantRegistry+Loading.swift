@@ -35,10 +35,10 @@ extension TenantRegistry {
             let path = (directory as NSString).appendingPathComponent(name)
             let tenant = try TenantFile(path: path).tenant(defaults: defaults)
             if tenants.contains(where: { $0.id == tenant.id }) {
-                throw TenantFileError(path: path, "tenant id '\(tenant.id)' is used by another file")
+                throw TenantFileError(.duplicate, path: path, "tenant id '\(tenant.id)' is used by another file")
             }
             for hash in tenant.keyHashes where !seenKeys.insert(hash).inserted {
-                throw TenantFileError(path: path, "a key hash is listed by two tenants")
+                throw TenantFileError(.duplicate, path: path, "a key hash is listed by two tenants")
             }
             tenants.append(tenant)
         }

@@ -1,0 +1,26 @@
+import ArchiveGateStore
+import HTTPTypes
+
+/// The result store's errors as HTTP problems; the store knows nothing of HTTP, and this file is
+/// the whole mapping: contention → 503 + Retry-After (the client may retry), a bad cursor → 400,
+/// anything else → 500. The underlying message is logged (never shown to the client), except for
+/// a bad cursor, which is the client's mistake.
+extension ResultStoreError: ProblemRepresentable {
+    public var problemError: ProblemError {
+        switch code {
+        case .invalidCursor:
+            return ProblemError(.badRequest, code: "request.invalid_cursor", title: "Bad Request",
+                                detail: "The cursor is not one this server issued; start again without it.")
+        case .busy, .closed:
+            var headers = HTTPFields()
+            headers[.retryAfter] = "1"
+            return ProblemError(.serviceUnavailable, code: "store.unavailable", title: "Service Unavailable",
+                                detail: "The result store is busy or shutting down; retry after 1 s.", headers: headers)
+        default:
+            return ProblemError(.internalServerError, code: "store.failure", title: "Internal Server Error",
+                                detail: "The result store failed; the request id is in the log.")
+        }
+    }
+
+    public var logsCause: Bool { code != .invalidCursor }
+}
