@@ -48,7 +48,12 @@ extension JSONOutput {
             appendDouble(seconds)
             return
         }
-        let totalMilliseconds = Int64(unixMilliseconds)
+        appendTimestamp(unixMilliseconds: Int64(unixMilliseconds))
+    }
+
+    /// Milliseconds since 1970-01-01T00:00:00Z as quoted ISO 8601 UTC with milliseconds
+    /// (`"2026-11-22T08:15:30.123Z"`); the caller keeps it within years 0001…9999.
+    mutating func appendTimestamp(unixMilliseconds totalMilliseconds: Int64) {
         var days = totalMilliseconds / 86_400_000
         var millisecondOfDay = totalMilliseconds % 86_400_000
         if millisecondOfDay < 0 {

@@ -30,7 +30,7 @@ struct FetchController {
     }
 
     @Sendable func fetch(_ request: Request, context: Context) async throws -> Response {
-        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
+        let tenant = try context.requireTenant()
         let body = try await Self.parse(request)
         // Refuse before fetching anything when the result could not be kept.
         if body.store { _ = try recorder.requireStore() }
@@ -55,19 +55,15 @@ struct FetchController {
             throw error
         }
         metrics.recordFetch(outcome: "ok", tenant: tenant.id)
-        metrics.recordArchive(bytes: fetched.bytes.count, tenant: tenant.id)
-        context.trace.update { $0.archiveBytes = fetched.bytes.count }
+        context.recordArchive(bytes: fetched.bytes.count, tenant: tenant, metrics: metrics)
         if body.store {
             return try await recorder.record(fetched.bytes, source: .url(body.url), mode: body.mode, tenant: tenant, context: context)
         }
         // Like every other decode: large archives off the cooperative pool (DecodeExecutor).
         let bytes = fetched.bytes
         let report = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.validate(bytes) }
-        let codes = report.violations.map(\.code)
-        metrics.recordViolations(codes, tenant: tenant.id)
-        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
-        return Response(status: .ok, headers: [.contentType: "application/json"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONEncoder.sorted.encode(report))))
+        context.record(report, tenant: tenant, metrics: metrics)
+        return try .json(.ok, JSONEncoder.sorted.encode(report))
     }
 
     private struct Wire: Decodable {
@@ -110,13 +106,7 @@ struct FetchController {
         guard let url = decoded.url, !url.isEmpty else {
             throw ProblemError.invalidRequest("'url' is required: the http or https URL of the archive.")
         }
-        var mode = OutputMode.plain
-        if let name = decoded.mode {
-            guard let parsed = OutputMode(rawValue: name) else {
-                throw ProblemError.invalidRequest("mode is 'plain' or 'typed', not '\(name)'.")
-            }
-            mode = parsed
-        }
+        let mode = try Context.outputMode(named: decoded.mode)
         let store = decoded.store ?? false
         return Body(url: url, mode: mode, store: store)
     }

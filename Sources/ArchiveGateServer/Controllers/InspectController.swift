@@ -23,19 +23,16 @@ struct InspectController {
     }
 
     @Sendable func inspect(_ request: Request, context: Context) async throws -> Response {
-        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
-        let mode = try ResultsController.mode(request)
+        let tenant = try context.requireTenant()
+        let mode = try Context.outputMode(request)
         let bytes = try await ArchiveBody.read(request, tenant: tenant)
-        metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
-        context.trace.update { $0.archiveBytes = bytes.count }
+        context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
 
         var policy = tenant.inspector.policy
         policy.onViolation = .redact
         let inspector = ArchiveInspector(policy: policy)
         let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
-        let codes = inspection.report.violations.map(\.code)
-        metrics.recordViolations(codes, tenant: tenant.id)
-        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
+        context.record(inspection.report, tenant: tenant, metrics: metrics)
 
         let json = inspection.json ?? Array("null".utf8)
         var body = Array(#"{"json":"#.utf8)
@@ -45,11 +42,10 @@ struct InspectController {
         body.append(contentsOf: try JSONEncoder.sorted.encode(inspection.report))
         body.append(UInt8(ascii: "}"))
         let headers: HTTPFields = [
-            .contentType: "application/json",
             .archiveGateJSONLength: String(json.count),
             .archiveGateViolations: String(inspection.report.violations.count),
         ]
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return .json(.ok, body, headers: headers)
     }
 }
 

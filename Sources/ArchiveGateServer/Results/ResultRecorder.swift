@@ -22,9 +22,7 @@ struct ResultRecorder: Sendable {
     func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
         let store = try requireStore()
         let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.convert(bytes, mode: mode) }
-        let codes = inspection.report.violations.map(\.code)
-        metrics.recordViolations(codes, tenant: tenant.id)
-        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
+        context.record(inspection.report, tenant: tenant, metrics: metrics)
 
         let new = NewResult(
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
@@ -32,10 +30,9 @@ struct ResultRecorder: Sendable {
             policyDigest: tenant.policyDigest)
         let outcome = try await measured("put") { try await store.put(new) }
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
-        var headers: HTTPFields = [.contentType: "application/json", .location: "/v1/archives/\(outcome.result.id)"]
-        headers[.archiveGateViolations] = String(inspection.report.violations.count)
-        return Response(status: outcome.created ? .created : .ok, headers: headers,
-                        body: .init(byteBuffer: ByteBuffer(bytes: ResultDocument.result(outcome.result))))
+        let headers: HTTPFields = [.location: "/v1/archives/\(outcome.result.id)",
+                                   .archiveGateViolations: String(inspection.report.violations.count)]
+        return .json(outcome.created ? .created : .ok, ResultDocument.result(outcome.result), headers: headers)
     }
 
     func requireStore() throws -> any ResultStore {

@@ -31,17 +31,16 @@ struct ResultsController {
     }
 
     @Sendable func create(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try requireTenant(context)
+        let tenant = try context.requireTenant()
         _ = try recorder.requireStore()
-        let mode = try Self.mode(request)
+        let mode = try Context.outputMode(request)
         let bytes = try await ArchiveBody.read(request, tenant: tenant)
-        recorder.metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
-        context.trace.update { $0.archiveBytes = bytes.count }
+        context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: recorder.metrics)
         return try await recorder.record(bytes, source: .upload, mode: mode, tenant: tenant, context: context)
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try requireTenant(context)
+        let tenant = try context.requireTenant()
         let store = try recorder.requireStore()
         var limit = Self.defaultPageSize
         if let text = request.uri.queryParameters["limit"] {
@@ -57,28 +56,27 @@ struct ResultsController {
         let page = try await recorder.measured("list") { [cursor, limit] in
             try await store.list(tenant: tenant.id, limit: limit, cursor: cursor)
         }
-        return Self.json(.ok, ResultDocument.page(page))
+        return .json(.ok, ResultDocument.page(page))
     }
 
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
         let result = try await find(context)
-        return Self.json(.ok, ResultDocument.result(result))
+        return .json(.ok, ResultDocument.result(result))
     }
 
     /// The converted JSON exactly as stored; results never change, so the id is a strong ETag.
     @Sendable func json(_ request: Request, context: Context) async throws -> Response {
         let result = try await find(context)
         guard let json = result.convertedJSON else { throw ProblemError.resultHasNoJSON }
-        var headers: HTTPFields = [.eTag: result.etag, .cacheControl: "private, max-age=0, must-revalidate"]
+        let headers: HTTPFields = [.eTag: result.etag, .cacheControl: "private, max-age=0, must-revalidate"]
         if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: result.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        headers[.contentType] = "application/json"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: json)))
+        return .json(.ok, json, headers: headers)
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try requireTenant(context)
+        let tenant = try context.requireTenant()
         let store = try recorder.requireStore()
         let id = try context.parameters.require("id")
         let deleted = try await recorder.measured("delete") { try await store.delete(tenant: tenant.id, id: id) }
@@ -87,7 +85,7 @@ struct ResultsController {
     }
 
     private func find(_ context: Context) async throws -> StoredResult {
-        let tenant = try requireTenant(context)
+        let tenant = try context.requireTenant()
         let store = try recorder.requireStore()
         let id = try context.parameters.require("id")
         guard let result = try await recorder.measured("get", { try await store.get(tenant: tenant.id, id: id) }) else {
@@ -96,20 +94,4 @@ struct ResultsController {
         return result
     }
 
-    private func requireTenant(_ context: Context) throws -> Tenant {
-        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
-        return tenant
-    }
-
-    static func mode(_ request: Request) throws -> OutputMode {
-        let name = request.uri.queryParameters["mode"].map(String.init) ?? "plain"
-        guard let mode = OutputMode(rawValue: name) else {
-            throw ProblemError.invalidRequest("mode is 'plain' or 'typed', not '\(name)'.")
-        }
-        return mode
-    }
-
-    private static func json(_ status: HTTPResponse.Status, _ body: [UInt8]) -> Response {
-        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
 }
