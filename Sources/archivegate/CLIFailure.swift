@@ -12,6 +12,22 @@ enum CLIExit {
 /// A failure the CLI reports in one line on stderr before exiting with its code.
 enum CLIFailure: Error {
     case usage(String)
+
+    /// The catch every command shares: a malformed archive (or a limit) prints its one line and
+    /// exits 2; a usage failure (an input that cannot be opened) prints its message and exits 64.
+    /// `source` (a file or URL) starts the line. Nil for any other error, which the caller rethrows.
+    static func exitCode(reporting error: any Error, source: String) -> ExitCode? {
+        switch error {
+        case let error as ArchiveGateError:
+            Terminal.error("\(source): \(Terminal.malformed(error))")
+            return CLIExit.malformed
+        case CLIFailure.usage(let message):
+            Terminal.error(message)  // the caller's mistake, not the archive's
+            return CLIExit.usage
+        default:
+            return nil
+        }
+    }
 }
 
 enum Terminal {
@@ -29,6 +45,30 @@ enum Terminal {
             FileHandle.standardOutput.write(Data(bytes[start ..< end]))
             start = end
         }
+    }
+
+    /// One JSON document on one line of stdout, keys sorted (stable on Linux), slashes unescaped.
+    static func writeJSONLine(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var line = try encoder.encode(value)
+        line.append(0x0A)
+        writeStdout(Array(line))
+    }
+
+    /// `convert` and `fetch --convert`: findings and redactions on stderr, the JSON on stdout; a
+    /// rejection prints its reason and exits 1. `source` (a file or URL) starts each stderr line.
+    static func writeConversion(_ inspection: Inspection, source: String, pretty: Bool) throws {
+        reportFindings(inspection.report, file: source)
+        guard let json = inspection.json else {
+            error("\(source): \(rejection(inspection.report))")
+            throw CLIExit.rejected
+        }
+        for violation in inspection.report.violations {
+            error("\(source): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
+        }
+        writeStdout(json)
+        if !pretty { writeStdout([0x0A]) }
     }
 
     /// The one-line reason for a rejection: the first violation and how many more.

@@ -28,22 +28,9 @@ struct ConvertCommand: ParsableCommand {
         do {
             let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
             let inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty)
-            Terminal.reportFindings(inspection.report, file: file)
-            guard let json = inspection.json else {
-                Terminal.error("\(file): \(Terminal.rejection(inspection.report))")
-                throw CLIExit.rejected
-            }
-            for violation in inspection.report.violations {
-                Terminal.error("\(file): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
-            }
-            Terminal.writeStdout(json)
-            if !pretty { Terminal.writeStdout([0x0A]) }
-        } catch let error as ArchiveGateError {
-            Terminal.error("\(file): \(Terminal.malformed(error))")
-            throw CLIExit.malformed
-        } catch CLIFailure.usage(let message) {
-            Terminal.error(message)
-            throw CLIExit.usage
+            try Terminal.writeConversion(inspection, source: file, pretty: pretty)
+        } catch {
+            throw CLIFailure.exitCode(reporting: error, source: file) ?? error
         }
     }
 }

@@ -57,34 +57,21 @@ struct FetchCommand: AsyncParsableCommand {
             Terminal.error("\(error.code.rawValue): \(error.status.map { "HTTP \($0): " } ?? "")\(error.message)")
             throw CLIExit.malformed
         }
-        let inspector = ArchiveInspector(policy: policy)
+        let inspector = decode.inspector(policy)
         do {
             if convert {
                 let inspection = try inspector.convert(fetched.bytes, mode: mode, pretty: pretty)
-                guard let json = inspection.json else {
-                    Terminal.error("\(url): \(Terminal.rejection(inspection.report))")
-                    throw CLIExit.rejected
-                }
-                for violation in inspection.report.violations {
-                    Terminal.error("\(url): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
-                }
-                Terminal.writeStdout(json)
-                if !pretty { Terminal.writeStdout([0x0A]) }
+                try Terminal.writeConversion(inspection, source: url, pretty: pretty)
             } else {
                 let report = try inspector.validate(fetched.bytes)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                var line = try encoder.encode(report)
-                line.append(0x0A)
-                Terminal.writeStdout(Array(line))
+                try Terminal.writeJSONLine(report)
                 if !report.valid {
                     Terminal.error("\(url): \(Terminal.rejection(report))")
                     throw CLIExit.rejected
                 }
             }
-        } catch let error as ArchiveGateError {
-            Terminal.error("\(url): \(Terminal.malformed(error))")
-            throw CLIExit.malformed
+        } catch {
+            throw CLIFailure.exitCode(reporting: error, source: url) ?? error
         }
     }
 }

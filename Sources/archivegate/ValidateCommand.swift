@@ -18,16 +18,12 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let policy = try decode.policyOrExit()
         let inspector = decode.inspector(policy)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var worst: Int32 = 0
         for file in files {
             do {
                 let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
                 let report = try inspector.validate(bytes)
-                var line = try encoder.encode(FileReport(file: file, report: report))
-                line.append(0x0A)
-                Terminal.writeStdout(Array(line))
+                try Terminal.writeJSONLine(FileReport(file: file, report: report))
                 if !report.valid {
                     Terminal.error("\(file): \(Terminal.rejection(report))")
                     worst = max(worst, 1)
@@ -35,12 +31,9 @@ struct ValidateCommand: ParsableCommand {
                 Terminal.reportFindings(report, file: file)
                 // Inspection mode reports findings without refusing; the exit status still says so.
                 if !report.unacknowledgedFindings.isEmpty { worst = max(worst, 1) }
-            } catch let error as ArchiveGateError {
-                Terminal.error("\(file): \(Terminal.malformed(error))")
-                worst = max(worst, CLIExit.malformed.rawValue)
-            } catch CLIFailure.usage(let message) {
-                Terminal.error(message)  // a file that cannot be opened is the caller's mistake, not the archive's
-                worst = max(worst, CLIExit.usage.rawValue)
+            } catch {
+                guard let exit = CLIFailure.exitCode(reporting: error, source: file) else { throw error }
+                worst = max(worst, exit.rawValue)
             }
         }
         if worst != 0 { throw ExitCode(worst) }
