@@ -57,26 +57,41 @@ public struct ArchiveInspector: Sendable {
             return Inspection(report: evaluation.report, json: nil)
         }
         do throws(ArchiveError) {
-            let json: [UInt8]
-            switch mode {
-            case .plain:
-                if let minimum = evaluation.minimumPlainNodes, minimum > UInt64(policy.limits.maxOutputNodes) {
-                    let count = minimum == .max ? "more than 2^64" : String(minimum)
-                    throw ArchiveError(.outputLimitExceeded, path: "",
-                                       "shared references would expand to \(count) JSON values; the limit is \(policy.limits.maxOutputNodes)")
-                }
-                var renderer = PlainRenderer(archive: archive, redactions: evaluation.redactions,
-                                             limits: policy.limits, pretty: pretty, shapes: evaluation.shapes)
-                json = try renderer.render()
-            case .typed:
-                var renderer = TypedRenderer(archive: archive, redactions: evaluation.redactions,
-                                             limits: policy.limits, pretty: pretty)
-                json = try renderer.render()
-            }
+            let json = try render(archive, evaluation, mode: mode, pretty: pretty)
             try deadline.check("rendering")
             return Inspection(report: evaluation.report, json: json)
         } catch {
             throw .archive(error)
+        }
+    }
+
+    /// The archive's JSON, nested archives (`--nested`) rendered first and written in place as
+    /// `{"$archive": …}` in the same mode. Archives nest at most `NestingContext.maxLevel` deep, so
+    /// this recursion is bounded; the output byte budget applies to each and to the whole.
+    private func render(_ archive: KeyedArchive, _ evaluation: PolicyEvaluation, mode: OutputMode,
+                        pretty: Bool) throws(ArchiveError) -> [UInt8] {
+        var nestedJSON: [Int: [UInt8]] = [:]
+        for (index, nested) in evaluation.nested {
+            var wrapped = Array(#"{"$archive":"#.utf8)
+            wrapped += try render(nested.archive, nested.evaluation, mode: mode, pretty: false)
+            wrapped.append(UInt8(ascii: "}"))
+            nestedJSON[index] = wrapped
+        }
+        switch mode {
+        case .plain:
+            if let minimum = evaluation.minimumPlainNodes, minimum > UInt64(policy.limits.maxOutputNodes) {
+                let count = minimum == .max ? "more than 2^64" : String(minimum)
+                throw ArchiveError(.outputLimitExceeded, path: "",
+                                   "shared references would expand to \(count) JSON values; the limit is \(policy.limits.maxOutputNodes)")
+            }
+            var renderer = PlainRenderer(archive: archive, redactions: evaluation.redactions,
+                                         limits: policy.limits, pretty: pretty, shapes: evaluation.shapes,
+                                         nestedJSON: nestedJSON)
+            return try renderer.render()
+        case .typed:
+            var renderer = TypedRenderer(archive: archive, redactions: evaluation.redactions,
+                                         limits: policy.limits, pretty: pretty, nestedJSON: nestedJSON)
+            return try renderer.render()
         }
     }
 

@@ -12,10 +12,10 @@ extension PlainRenderer {
             guard let text = archive.stringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
             if let inline = archive.scalarField(uid, "NS.string") { appendStringObject(inline) } else { output.appendString(text) }
         case .base64:
-            guard let index = archive.dataIndex(archive.field(uid, "NS.data")), let data = plist.data(at: index) else {
+            guard let index = archive.dataIndex(archive.field(uid, "NS.data")), plist.data(at: index) != nil else {
                 throw malformed(uid, "has no NS.data")
             }
-            output.appendBase64(data)
+            appendData(at: index)
         case .date:
             guard let index = archive.scalarField(uid, "NS.time"), let seconds = plist.double(at: index), seconds.isFinite,
                   plist[index].kind != .bool else {

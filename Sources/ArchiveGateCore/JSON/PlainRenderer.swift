@@ -21,6 +21,8 @@ struct PlainRenderer {
     private var shapes: ShapeCache
     /// `{"$class":"Name"` of each class, built on first use.
     private var classOpenings: [[UInt8]]
+    /// Nested archives already rendered as `{"$archive":…}`, by the plist index of their data.
+    let nestedJSON: [Int: [UInt8]]
 
     /// One step of the output; plain data, so pushing and popping never touches reference counts.
     enum Item {
@@ -37,8 +39,10 @@ struct PlainRenderer {
 
     var stack: [Item] = []
 
-    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, shapes: ShapeCache? = nil) {
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, shapes: ShapeCache? = nil,
+         nestedJSON: [Int: [UInt8]] = [:]) {
         self.archive = archive
+        self.nestedJSON = nestedJSON
         self.shapes = shapes ?? ShapeCache(objectCount: archive.objectCount)
         self.classOpenings = Array(repeating: [], count: archive.classes.count)
         self.redactions = redactions
@@ -217,9 +221,18 @@ struct PlainRenderer {
         case .real: output.appendDouble(archive.plist.realValue(at: index))
         case .bool: output.append(archive.plist.boolValue(at: index) ? "true" : "false")
         case .date: output.appendDate(sinceReferenceDate: archive.plist.realValue(at: index))
-        case .data: output.appendBase64(archive.plist.data(at: index)!)
+        case .data: appendData(at: index)
         case .asciiString, .utf8String, .utf16String: appendStringObject(index)
         default: output.append("null")
+        }
+    }
+
+    /// Data as base64, or, when it holds a nested archive that was decoded, that archive in place.
+    mutating func appendData(at index: Int) {
+        if let nested = nestedJSON[index] {
+            output.append(contentsOf: nested)
+        } else if let data = archive.plist.data(at: index) {
+            output.appendBase64(data)
         }
     }
 

@@ -12,6 +12,8 @@ struct TypedRenderer {
     let limits: DecodeLimits
     let pretty: Bool
     private var output: JSONOutput
+    /// Nested archives already rendered as `{"$archive":…}`, by the plist index of their data.
+    let nestedJSON: [Int: [UInt8]]
 
     private enum Item {
         case value(plistIndex: Int, depth: Int)
@@ -22,8 +24,9 @@ struct TypedRenderer {
 
     private var stack: [Item] = []
 
-    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool) {
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, nestedJSON: [Int: [UInt8]] = [:]) {
         self.archive = archive
+        self.nestedJSON = nestedJSON
         self.redactions = redactions
         self.limits = limits
         self.pretty = pretty
@@ -130,6 +133,8 @@ struct TypedRenderer {
                     output.append("{\"$date\":")
                     output.appendDouble(plist.realValue(at: index))
                     output.append(UInt8(ascii: "}"))
+                case .data where nestedJSON[index] != nil:
+                    output.append(contentsOf: nestedJSON[index]!)
                 case .data:
                     output.append("{\"$data\":")
                     output.appendBase64(plist.data(at: index)!)

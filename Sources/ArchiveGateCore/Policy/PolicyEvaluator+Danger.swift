@@ -57,8 +57,9 @@ extension PolicyEvaluator {
         if !acknowledged, policy.rejectsDanger { redactObject(uid) }
         appendFinding(.init(code: entry.code, className: className, path: path, reason: entry.reason,
                             reference: entry.reference, acknowledged: acknowledged))
-        if entry.match == .shape(.nestedArchive), nesting != nil, let bytes = DangerMatcher.dataBytes(uid, archive: archive) {
-            try evaluateNested(bytes, path: path)
+        if entry.match == .shape(.nestedArchive), nesting != nil, let index = DangerMatcher.dataIndex(uid, archive: archive),
+           let bytes = archive.plist.data(at: index) {
+            try evaluateNested(bytes, dataIndex: index, path: path)
         }
     }
 

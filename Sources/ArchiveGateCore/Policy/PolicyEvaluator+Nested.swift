@@ -8,13 +8,21 @@ struct NestingContext {
     var level = 0
     /// Objects decoded so far by archives nested below this one (they count against `maxObjects`).
     var nestedObjects = 0
+    /// The archives decoded below this one, by the plist index of the data that holds each.
+    var archives: [Int: NestedArchive] = [:]
+}
+
+/// A keyed archive found in an NSData value and decoded with its evaluation, for rendering in place.
+struct NestedArchive {
+    let archive: KeyedArchive
+    let evaluation: PolicyEvaluation
 }
 
 extension PolicyEvaluator {
     /// Decodes the property list in an NSData object found at `path` under the same policy,
     /// limits and deadline, and folds its findings and violations into this report with their
     /// full path (`<path>/$archive/...`). Bytes that are not a keyed archive stay data.
-    mutating func evaluateNested(_ bytes: ArraySlice<UInt8>, path: String) throws(ArchiveError) {
+    mutating func evaluateNested(_ bytes: ArraySlice<UInt8>, dataIndex: Int, path: String) throws(ArchiveError) {
         guard let nesting else { return }
         if nesting.level + 1 > NestingContext.maxLevel {
             throw ArchiveError(.depthLimitExceeded, path: path, "archives nest more than \(NestingContext.maxLevel) levels deep")
@@ -45,13 +53,15 @@ extension PolicyEvaluator {
         var inner = PolicyEvaluator(archive: nestedArchive, policy: nestedPolicy)
         inner.deadline = deadline
         inner.nesting = NestingContext(level: nesting.level + 1)
-        let report: ValidationReport
+        let evaluation: PolicyEvaluation
         do {
-            report = try inner.evaluate().report
+            evaluation = try inner.evaluate()
         } catch {
             throw ArchiveError(error.code, path: path + "/$archive" + error.path, error.message)
         }
+        let report = evaluation.report
         self.nesting?.nestedObjects += nestedArchive.objectCount + (inner.nesting?.nestedObjects ?? 0)
+        self.nesting?.archives[dataIndex] = NestedArchive(archive: nestedArchive, evaluation: evaluation)
         let prefix = path + "/$archive"
         for finding in report.findings {
             var moved = finding

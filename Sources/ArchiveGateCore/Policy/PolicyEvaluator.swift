@@ -146,7 +146,8 @@ struct PolicyEvaluator {
         try deadline?.check("checking the policy")
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
         return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
-                                onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount)
+                                onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount,
+                                nested: nesting?.archives ?? [:])
     }
 
     /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.

@@ -22,4 +22,7 @@ struct PolicyEvaluation {
     var shapes: ShapeCache
     /// True when every violation is a Foundation shape problem: inspection mode still renders then.
     var onlyShapeViolations: Bool
+    /// The nested archives decoded (`--nested`), by the plist index of the data that holds each:
+    /// the renderers write them in place as `{"$archive": …}`.
+    var nested: [Int: NestedArchive] = [:]
 }

@@ -44,11 +44,18 @@ struct DangerMatcher {
 
     /// The bytes of an NSData object (inline data, or `NS.data` of an NSData/NSMutableData record).
     static func dataBytes(_ uid: Int, archive: KeyedArchive) -> ArraySlice<UInt8>? {
+        dataIndex(uid, archive: archive).flatMap { archive.plist.data(at: $0) }
+    }
+
+    /// The plist index of the bytes of an NSData object (inline data, or NS.data of an NSData
+    /// object): where a nested archive sits, for the renderers to find it.
+    static func dataIndex(_ uid: Int, archive: KeyedArchive) -> Int? {
         guard let archiveClass = archive.archiveClass(of: uid) else { return nil }
         let index = archive.plistIndex(of: uid)
-        if archiveClass.isInline { return archive.plist[index].kind == .data ? archive.plist.data(at: index) : nil }
-        guard archiveClass.shape == .data, let inner = archive.plist.dictionaryValue(index, forKey: "NS.data") else { return nil }
-        return archive.plist.data(at: inner)
+        if archiveClass.isInline { return archive.plist[index].kind == .data ? index : nil }
+        guard archiveClass.shape == .data, let inner = archive.plist.dictionaryValue(index, forKey: "NS.data"),
+              archive.plist[inner].kind == .data else { return nil }
+        return inner
     }
 
     /// A binary plist (`bplist`) or an XML plist (`<?xml` / `<!DOCTYPE plist` / `<plist`, after
