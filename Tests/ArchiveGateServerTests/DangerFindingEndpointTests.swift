@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateTestSupport
 import Foundation
 import Testing
 
@@ -24,6 +25,30 @@ import Testing
             #expect(gate.json["valid"] as? Bool == false)
             let metrics = try await TestServer.send("/metrics", method: .GET, port: port)
             #expect(metrics.text.contains(#"archivegate_danger_findings_total{code="danger.predicate",tenant="beta"} 1"#), "\(metrics.text)")
+        }
+    }
+
+    /// `/v1/fetch` (stored or not) and `/v1/archives` count findings as `/v1/validate` does.
+    @Test func fetchedAndStoredArchivesCountTheirFindings() async throws {
+        let archive = Self.predicateInArray()
+        let origin = try TestHTTPServer { _ in .response(status: 200, headers: ["Content-Type: application/octet-stream"], body: archive) }
+        defer { origin.stop() }
+        try await ResultEndpointTests.withStore(configure: FetchEndpointTests.allowLoopback) { port, _ in
+            let metricLine = #"archivegate_danger_findings_total{code="danger.predicate",tenant="alpha"} "#
+            func count() async throws -> String? {
+                let metrics = try await TestServer.send("/metrics", method: .GET, port: port)
+                return metrics.text.split(separator: "\n").first { $0.hasPrefix(metricLine) }.map { String($0.dropFirst(metricLine.count)) }
+            }
+            let fetched = try await FetchEndpointTests.post(FetchEndpointTests.fetchBody(origin.url("/a")), port: port)
+            #expect(fetched.status == 200, "\(fetched.text)")
+            #expect(try await count() == "1")
+            let stored = try await TestServer.send("/v1/archives", port: port, key: TestTenant.alpha.key, body: archive)
+            #expect(stored.status == 201, "\(stored.text)")
+            #expect(try await count() == "2")
+            let fetchedAndStored = try await FetchEndpointTests.post(
+                FetchEndpointTests.fetchBody(origin.url("/b"), extra: #","store":true"#), port: port)
+            #expect(fetchedAndStored.status == 200 || fetchedAndStored.status == 201, "\(fetchedAndStored.text)")
+            #expect(try await count() == "3")
         }
     }
 
