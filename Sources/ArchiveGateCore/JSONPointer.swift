@@ -18,7 +18,8 @@ public enum JSONPointer {
 }
 
 extension String {
-    /// Replaces every occurrence of a one-character string; Foundation-free so the core stays lean.
+    /// Replaces every occurrence of a one-character string, without Foundation's `replacingOccurrences`,
+    /// so this file needs no Foundation import.
     func replacingAll(_ target: Character, with replacement: String) -> String {
         var result = ""
         result.reserveCapacity(utf8.count)

@@ -3,7 +3,7 @@ import Testing
 
 /// Hostile `bplist00` files made with `RawBuilder`, each read by our reader. Tests are named after
 /// the rule the reader enforces and assert the error code.
-@Suite struct BinaryPropertyListWriterHostileTests {
+@Suite struct BinaryPropertyListReaderTests {
     typealias Raw = BinaryPropertyListWriter.RawBuilder
     typealias Writer = BinaryPropertyListWriter
 
