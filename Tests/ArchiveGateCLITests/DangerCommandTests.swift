@@ -76,6 +76,21 @@ import Testing
         #expect(nested.stdout.contains("\"code\":\"danger.predicate\""))
     }
 
+    @Test func nestedFlagRendersTheNestedArchiveInPlace() throws {
+        var outer = KeyedArchiveBuilder()
+        let data = outer.add(.data(Self.predicateInArray()))
+        outer.setTop("root", outer.array(of: [data]))
+        let file = try Self.file(outer.binary(), "nested-convert.archive")
+        let flat = try CLIRunner.run(["convert", "--allow-any-class", file])
+        #expect(!flat.stdout.contains("$archive"), "\(flat.stdout)")
+        let nested = try CLIRunner.run(["convert", "--allow-any-class", "--nested", file])
+        #expect(nested.status == 0, "\(nested.stderr)")
+        #expect(nested.stdout.hasPrefix(#"{"root":[{"$archive":{"root":[{"$class":"NSComparisonPredicate""#), "\(nested.stdout)")
+        #expect(nested.stderr.contains("/root/0/$archive/root/0"), "\(nested.stderr)")
+        let typed = try CLIRunner.run(["convert", "--allow-any-class", "--nested", "--mode", "typed", file])
+        #expect(typed.stdout.contains(#"{"$archive":{"$archiver":"NSKeyedArchiver""#), "\(typed.stdout)")
+    }
+
     @Test(arguments: [
         (#"{"allow": ["*"]}"#, "lint.any_class at /allow/0"),
         (#"{"allow": ["plist", "NSObject"]}"#, "lint.nsobject at /allow/1"),

@@ -52,6 +52,21 @@ import Testing
         }
     }
 
+    @Test func convertWithNestedRendersTheNestedArchiveInPlace() async throws {
+        var outer = KeyedArchiveBuilder()
+        let data = outer.add(.data(Self.predicateInArray()))
+        outer.setTop("root", outer.array(of: [data]))
+        let bytes = outer.binary()
+        try await TestServer.run { port in
+            let flat = try await TestServer.send("/v1/convert", port: port, key: TestTenant.beta.key, body: bytes)
+            #expect(flat.status == 200, "\(flat.text)")
+            #expect(!flat.text.contains("$archive"))
+            let nested = try await TestServer.send("/v1/convert?nested=true", port: port, key: TestTenant.beta.key, body: bytes)
+            #expect(nested.status == 200, "\(nested.text)")
+            #expect(nested.text.hasPrefix(#"{"root":[{"$archive":{"root":[{"$class":"NSComparisonPredicate""#), "\(nested.text)")
+        }
+    }
+
     @Test func nestedMustBeTrueOrFalse() async throws {
         try await TestServer.run { port in
             let reply = try await TestServer.send("/v1/validate?nested=maybe", port: port, key: TestTenant.beta.key, body: Self.predicateInArray())
