@@ -16,12 +16,8 @@ enum ArchiveBody {
     static let acceptedMediaTypes: Set<String> = ["application/octet-stream", "application/x-plist"]
 
     static func read(_ request: Request, tenant: Tenant) async throws -> [UInt8] {
-        if let contentType = request.headers[.contentType] {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
-            guard acceptedMediaTypes.contains(mediaType) else { throw ProblemError.unsupportedMediaType(contentType) }
-        }
+        try ArchiveRequestContext.requireMediaType(request, in: acceptedMediaTypes,
+                                                   named: "application/octet-stream or application/x-plist")
         let gzip: Bool
         switch request.headers[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() {
         case nil, "", "identity": gzip = false

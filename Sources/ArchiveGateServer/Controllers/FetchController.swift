@@ -80,14 +80,7 @@ struct FetchController {
 
     /// Strict: a JSON object with a string `url`, optional `mode` and `store`, nothing else.
     static func parse(_ request: Request) async throws -> Body {
-        if let contentType = request.headers[.contentType] {
-            let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
-                $0.trimmingCharacters(in: .whitespaces).lowercased()
-            } ?? ""
-            guard mediaType == "application/json" else {
-                throw ProblemError.unsupportedMediaType(contentType, accepted: "application/json")
-            }
-        }
+        try Context.requireMediaType(request, in: ["application/json"], named: "application/json")
         var bytes: [UInt8] = []
         for try await chunk in request.body {
             bytes.append(contentsOf: chunk.readableBytesView)

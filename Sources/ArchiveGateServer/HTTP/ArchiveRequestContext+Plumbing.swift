@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -26,6 +27,16 @@ extension ArchiveRequestContext {
             throw ProblemError.invalidRequest("mode is 'plain' or 'typed', not '\(name)'.")
         }
         return mode
+    }
+
+    /// Refuses a `Content-Type` whose media type (parameters aside, any case) is not one of
+    /// `accepted` with 415; no `Content-Type` at all is accepted.
+    static func requireMediaType(_ request: Request, in accepted: Set<String>, named acceptedNames: String) throws {
+        guard let contentType = request.headers[.contentType] else { return }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        } ?? ""
+        guard accepted.contains(mediaType) else { throw ProblemError.unsupportedMediaType(contentType, accepted: acceptedNames) }
     }
 
     /// The tenant's inspector, decoding nested archives when the request says `?nested=true`.

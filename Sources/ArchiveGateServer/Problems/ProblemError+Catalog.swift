@@ -28,7 +28,7 @@ extension ProblemError {
                      detail: "The gzip body inflates past the tenant's archive limit of \(limit) bytes.")
     }
 
-    static func unsupportedMediaType(_ received: String, accepted: String = "application/octet-stream or application/x-plist") -> ProblemError {
+    static func unsupportedMediaType(_ received: String, accepted: String) -> ProblemError {
         ProblemError(.unsupportedMediaType, code: "request.unsupported_media_type", title: "Unsupported Media Type",
                      detail: "Content-Type '\(received)' is not accepted; send \(accepted).")
     }
