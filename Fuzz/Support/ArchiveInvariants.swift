@@ -53,7 +53,7 @@ public struct ArchiveInvariants: Sendable {
             // Inspection (any class) still renders an archive whose only violations are Foundation
             // shape mismatches (archive.* codes): it shows them as {"$class": …} and stays invalid.
             let inspectsShapes = inspector.policy.allowed.acceptsAnyClass && !report.violations.isEmpty
-                && report.violations.allSatisfy { $0.code.hasPrefix("archive.") }
+                && report.violations.allSatisfy { $0.code.rawValue.hasPrefix("archive.") }
             let passes = report.valid || inspector.policy.onViolation == .redact || inspectsShapes
             require((inspection.json != nil) == passes,
                     "\(mode) JSON present: \(inspection.json != nil), report valid: \(report.valid), policy \(inspector.policy.onViolation)")
@@ -122,6 +122,6 @@ func outcome<Value>(_ body: () throws(ArchiveGateError) -> Value) -> Outcome<Val
     do throws(ArchiveGateError) {
         return .success(try body())
     } catch {
-        return .failure(error.code)
+        return .failure(error.code.rawValue)
     }
 }

@@ -6,11 +6,49 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
     /// The property list is not a well-formed keyed archive (or a walk limit was exceeded).
     case archive(ArchiveError)
 
+    /// A decode error's stable code: the plist reader's or the archive walk's. The codes themselves
+    /// are listed once, in `PropertyListError.Code` and `ArchiveError.Code`; a new constant there is
+    /// a code here with no edit to this file.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private enum Base: Hashable, Sendable {
+            case propertyList(PropertyListError.Code)
+            case archive(ArchiveError.Code)
+        }
+
+        private let base: Base
+
+        public init(_ code: PropertyListError.Code) { base = .propertyList(code) }
+        public init(_ code: ArchiveError.Code) { base = .archive(code) }
+
+        /// The stable identifier, e.g. `plist.truncated`.
+        public var rawValue: String {
+            switch base {
+            case .propertyList(let code): code.rawValue
+            case .archive(let code): code.rawValue
+            }
+        }
+
+        public var description: String { rawValue }
+
+        /// True when a configured limit (size, count, depth, output budget) is what this code reports.
+        public var isLimit: Bool {
+            switch base {
+            case .propertyList(let code):
+                [.inputTooLarge, .objectLimitExceeded, .depthLimitExceeded, .stringTooLarge, .dataTooLarge].contains(code)
+            case .archive(let code):
+                [.depthLimitExceeded, .outputLimitExceeded, .objectLimitExceeded, .timeBudgetExceeded].contains(code)
+            }
+        }
+
+        /// True for `plist.input_too_large`: the input is bigger than the reader may read at all.
+        public var isInputTooLarge: Bool { self == Code(PropertyListError.Code.inputTooLarge) }
+    }
+
     /// The stable code, e.g. `plist.truncated` or `archive.dangling_uid`.
-    public var code: String {
+    public var code: Code {
         switch self {
-        case .propertyList(let error): error.code.rawValue
-        case .archive(let error): error.code.rawValue
+        case .propertyList(let error): Code(error.code)
+        case .archive(let error): Code(error.code)
         }
     }
 
@@ -30,14 +68,7 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// True when a configured limit (size, count, depth, output budget) was what stopped the decode.
-    public var isLimit: Bool {
-        switch self {
-        case .propertyList(let error):
-            [.inputTooLarge, .objectLimitExceeded, .depthLimitExceeded, .stringTooLarge, .dataTooLarge].contains(error.code)
-        case .archive(let error):
-            [.depthLimitExceeded, .outputLimitExceeded, .objectLimitExceeded, .timeBudgetExceeded].contains(error.code)
-        }
-    }
+    public var isLimit: Bool { code.isLimit }
 
     public var description: String { "\(code) \(location): \(message)" }
 }

@@ -55,13 +55,13 @@ struct Oracle {
             let report = try inspector.validate(bytes)
             guard report.valid else {
                 let first = report.violations.first
-                return .invalid(rule: first?.code ?? "invalid", detail: "\(first?.path ?? ""): \(first?.message ?? "")")
+                return .invalid(rule: first?.code.rawValue ?? "invalid", detail: "\(first?.path ?? ""): \(first?.message ?? "")")
             }
             let inspection = try inspector.convert(bytes, mode: .plain)
             guard let json = inspection.json else { return .invalid(rule: "convert-refused", detail: "") }
             return .valid(json: json)
         } catch {
-            return .invalid(rule: error.code, detail: "\(error.location): \(error.message)")
+            return .invalid(rule: error.code.rawValue, detail: "\(error.location): \(error.message)")
         }
     }
 

@@ -66,10 +66,10 @@ struct CorpusTests {
             let outcome: String
             do {
                 let inspection = try ArchiveInspector(policy: .inspection).convert(bytes, mode: .plain)
-                let findings = inspection.report.violations.map(\.code)
+                let findings = inspection.report.violations.map(\.code.rawValue)
                 #expect(findings == Self.shapeFindings[file] ?? [], "\(file)")
                 guard inspection.report.valid || Self.shapeFindings[file] == findings, let json = inspection.json else {
-                    Issue.record("\(file): rejected by inspection: \(inspection.report.violations.map(\.code))")
+                    Issue.record("\(file): rejected by inspection: \(inspection.report.violations.map(\.code.rawValue))")
                     continue
                 }
                 #expect((try? JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])) != nil,
@@ -78,7 +78,7 @@ struct CorpusTests {
                 if let expected = Self.exact[file] { #expect(String(decoding: json, as: UTF8.self) == expected, "\(file)") }
                 outcome = "ok"
             } catch {
-                outcome = error.code
+                outcome = error.code.rawValue
             }
             #expect(outcome == Self.broken[file] ?? "ok", "\(file)")
             #expect(ContinuousClock.now - started < .seconds(2), "\(file) is slow")

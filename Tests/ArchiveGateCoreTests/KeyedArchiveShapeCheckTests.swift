@@ -257,7 +257,7 @@ import Testing
     func foundationPolicyRejects(_ example: Case) throws {
         let report = try Inspect.report(example.bytes(), policy: .foundation)
         #expect(!report.valid)
-        #expect(report.violations.first?.code == example.code)
+        #expect(report.violations.first?.code.rawValue == example.code)
         #expect(report.violations.first?.path == example.path)
         #expect(report.violations.first?.key == example.key)
         #expect(try Inspect.json(example.bytes(), policy: .foundation) == nil)
@@ -292,7 +292,7 @@ import Testing
     func inspectionRendersButIsNotValid(_ example: Case) throws {
         let inspection = try ArchiveInspector(policy: .inspection).convert(example.bytes(), mode: .plain)
         #expect(!inspection.report.valid)
-        #expect(inspection.report.violations.first?.code == example.code)
+        #expect(inspection.report.violations.first?.code.rawValue == example.code)
         #expect(inspection.json != nil)
     }
 
@@ -329,7 +329,7 @@ import Testing
             return builder.object(class: record, fields: ["NS.base": .uid(base), "NS.relative": .uid(builder.add("?x=1"))])
         }
         let report = try Inspect.report(bytes, policy: .foundation)
-        #expect(report.violations.map(\.code) == ["archive.invalid_value"])
+        #expect(report.violations.map(\.code.rawValue) == ["archive.invalid_value"])
         #expect(try Inspect.json(bytes, policy: .foundation) == nil)
         #expect(try Inspect.json(bytes) != nil)
     }

@@ -8,7 +8,7 @@ import Testing
             _ = try ArchiveInspector(policy: policy).convert(bytes, mode: mode)
             return nil
         } catch {
-            return error.code
+            return error.code.rawValue
         }
     }
 

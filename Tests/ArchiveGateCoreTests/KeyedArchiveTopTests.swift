@@ -32,7 +32,7 @@ import Testing
         let strict = Inspect.policy(#"{"root": ["NSString"], "allow": ["plist"]}"#)
         let report = try Inspect.report(Self.mixedTop(), policy: strict)
         #expect(!report.valid)
-        #expect(report.violations.map(\.code) == Array(repeating: "policy.inline_type_mismatch", count: 5))
+        #expect(report.violations.map(\.code.rawValue) == Array(repeating: "policy.inline_type_mismatch", count: 5))
         #expect(report.violations.map(\.path) == ["/flag", "/count", "/label", "/ratio", "/blob"])
 
         let kinds = Inspect.policy(#"{"root": ["NSString", "bool", "integer", "string", "real", "data"], "allow": ["plist"]}"#)

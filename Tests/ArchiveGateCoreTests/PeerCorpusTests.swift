@@ -142,10 +142,10 @@ struct PeerCorpusTests {
                 if let json = inspection.json, (try? JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])) != nil {
                     outcome = "converts"
                 } else {
-                    outcome = "not rendered: \(inspection.report.violations.map(\.code))"
+                    outcome = "not rendered: \(inspection.report.violations.map(\.code.rawValue))"
                 }
             } catch {
-                outcome = error.code
+                outcome = error.code.rawValue
             }
             let expected = Self.expected(file)
             let matches = switch expected {

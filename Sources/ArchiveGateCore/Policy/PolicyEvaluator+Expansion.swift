@@ -32,7 +32,7 @@ extension PolicyEvaluator {
         let path = pointer()
         for problem in problems {
             shapeViolationCount += 1
-            appendViolation(code: problem.code.rawValue, problem.message, path: path, uid: uid, className: className, key: problem.key)
+            appendViolation(ViolationCode(problem.code), problem.message, path: path, uid: uid, className: className, key: problem.key)
         }
         if policy.allowed.acceptsAnyClass { return true }
         redactObject(uid)

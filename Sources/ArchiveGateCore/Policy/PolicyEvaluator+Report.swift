@@ -10,13 +10,8 @@ extension PolicyEvaluator {
         appendViolation(code, message, path: pointer(appending: edge.component), uid: uid, className: className, key: key)
     }
 
+    /// A violation (policy codes and the archive's shape codes).
     mutating func appendViolation(_ code: ViolationCode, _ message: String, path: String, uid: Int?,
-                                  className: String?, key: String?) {
-        appendViolation(code: code.rawValue, message, path: path, uid: uid, className: className, key: key)
-    }
-
-    /// A violation by its code's text (policy codes and the archive's shape codes).
-    mutating func appendViolation(code: String, _ message: String, path: String, uid: Int?,
                                   className: String?, key: String?) {
         violationCount += 1
         guard violations.count < policy.limits.maxViolations else { return }

@@ -18,8 +18,8 @@ public struct ValidationReport: Hashable, Sendable, Codable {
 
     /// One breach of the policy.
     public struct Violation: Hashable, Sendable, Codable {
-        /// A stable code such as `policy.class_not_allowed`.
-        public var code: String
+        /// A stable code such as `policy.class_not_allowed` (the catalogue is `ViolationCode`).
+        public var code: ViolationCode
         public var message: String
         /// JSON pointer into the plain JSON rendering.
         public var path: String

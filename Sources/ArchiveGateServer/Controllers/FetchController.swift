@@ -35,7 +35,7 @@ struct FetchController {
         // Refuse before fetching anything when the result could not be kept.
         if body.store { _ = try recorder.requireStore() }
         guard slots.acquire(tenant.id, limit: settings.maxConcurrentPerTenant) else {
-            metrics.recordFetch(outcome: "fetch.concurrency_limited", tenant: tenant.id)
+            metrics.recordFetch(outcome: ProblemCode.fetchConcurrencyLimited.rawValue, tenant: tenant.id)
             throw ProblemError.fetchConcurrencyLimited(limit: settings.maxConcurrentPerTenant)
         }
         defer { slots.release(tenant.id) }

@@ -59,7 +59,7 @@ extension ArchiveRequestContext {
     /// A report's violations and danger findings: counted per code and tenant in metrics, named in
     /// the access log.
     func record(_ report: ValidationReport, tenant: Tenant, metrics: ServerMetrics) {
-        let codes = report.violations.map(\.code)
+        let codes = report.violations.map(\.code.rawValue)
         metrics.recordViolations(codes, tenant: tenant.id)
         let findingCodes = report.findings.map(\.code)
         metrics.recordFindings(findingCodes, tenant: tenant.id)

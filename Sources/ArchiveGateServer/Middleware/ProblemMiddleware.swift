@@ -19,11 +19,11 @@ struct ProblemMiddleware: RouterMiddleware {
             if let methods = routes.methods(forPath: request.uri.path) {
                 problem = .methodNotAllowed(path: request.uri.path, methods: methods.map(\.rawValue))
             }
-            context.trace.update { $0.problemCode = problem.code }
+            context.trace.update { $0.problemCode = problem.code.rawValue }
             return problem.response(requestId: context.requestId)
         } catch {
             let problem = Self.problemError(for: error, logger: context.logger)
-            context.trace.update { $0.problemCode = problem.code }
+            context.trace.update { $0.problemCode = problem.code.rawValue }
             var response = problem.response(requestId: context.requestId)
             if Self.closesConnection(problem.status, request: request) {
                 response.headers[.connection] = "close"

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import HTTPTypes
 
 /// The core's decode errors as HTTP problems. The core knows nothing of HTTP; this file is the
 /// whole mapping:
@@ -8,11 +9,14 @@ import ArchiveGateCore
 /// The problem `code` is the core's code, so `type` is e.g. `…/problems/plist.truncated`.
 extension ArchiveGateError: ProblemRepresentable {
     public var problemError: ProblemError {
-        let detail = "\(message) (\(location))"
-        if case .propertyList(let error) = self, error.code == .inputTooLarge {
-            return ProblemError(.contentTooLarge, code: code, title: "Content Too Large", detail: detail)
-        }
-        return ProblemError(.unprocessableContent, code: code,
-                            title: isLimit ? "Archive Exceeds a Limit" : "Not a Valid Archive", detail: detail)
+        ProblemError(ProblemCode(code), detail: "\(message) (\(location))")
+    }
+}
+
+extension ArchiveGateError.Code {
+    /// The status and title of a problem with this code (`ProblemCode.response` asks here).
+    var problemResponse: (status: HTTPResponse.Status, title: String) {
+        if isInputTooLarge { return (.contentTooLarge, "Content Too Large") }
+        return (.unprocessableContent, isLimit ? "Archive Exceeds a Limit" : "Not a Valid Archive")
     }
 }

@@ -6,18 +6,22 @@ import HTTPTypes
 /// `…/problems/fetch.blocked_destination`; this file is the whole mapping.
 extension FetchError: ProblemRepresentable {
     public var problemError: ProblemError {
-        let status: HTTPResponse.Status
-        let title: String
-        switch code {
-        case .blockedDestination: (status, title) = (.forbidden, "Destination Not Allowed")
-        case .tooLarge: (status, title) = (.contentTooLarge, "Fetched Archive Too Large")
-        case .timeout: (status, title) = (.gatewayTimeout, "Upstream Timed Out")
-        case .upstreamStatus: (status, title) = (.badGateway, "Upstream Error Status")
-        case .invalidURL, .notHTTP: (status, title) = (.badRequest, "Bad Request")
-        case .tooManyRedirects: (status, title) = (.badGateway, "Too Many Redirects")
-        case .cancelled: (status, title) = (.serviceUnavailable, "Fetch Cancelled")
-        default: (status, title) = (.badGateway, "Upstream Connection Failed")
+        ProblemError(ProblemCode(code), detail: message)
+    }
+}
+
+extension FetchError.Code {
+    /// The status and title of a problem with this code (`ProblemCode.response` asks here).
+    var problemResponse: (status: HTTPResponse.Status, title: String) {
+        switch self {
+        case .blockedDestination: (.forbidden, "Destination Not Allowed")
+        case .tooLarge: (.contentTooLarge, "Fetched Archive Too Large")
+        case .timeout: (.gatewayTimeout, "Upstream Timed Out")
+        case .upstreamStatus: (.badGateway, "Upstream Error Status")
+        case .invalidURL, .notHTTP: (.badRequest, "Bad Request")
+        case .tooManyRedirects: (.badGateway, "Too Many Redirects")
+        case .cancelled: (.serviceUnavailable, "Fetch Cancelled")
+        default: (.badGateway, "Upstream Connection Failed")
         }
-        return ProblemError(status, code: code.rawValue, title: title, detail: message)
     }
 }

@@ -14,7 +14,7 @@ extension HTTPError: ProblemRepresentable {
             return problem
         default:
             let isServer = status.kind == .serverError
-            return ProblemError(status, code: isServer ? "server.internal" : "request.invalid",
+            return ProblemError(status, code: isServer ? .internalError : .invalidRequest,
                                 title: status.reasonPhrase,
                                 detail: isServer ? "The server failed." : (body ?? status.reasonPhrase))
         }

@@ -6,7 +6,6 @@ extension ProblemError {
     static func fetchConcurrencyLimited(limit: Int) -> ProblemError {
         var headers = HTTPFields()
         headers[.retryAfter] = "1"
-        return ProblemError(.tooManyRequests, code: "fetch.concurrency_limited", title: "Too Many Requests",
-                            detail: "The tenant already runs \(limit) fetches; retry after 1 s.", headers: headers)
+        return ProblemError(.fetchConcurrencyLimited, detail: "The tenant already runs \(limit) fetches; retry after 1 s.", headers: headers)
     }
 }

@@ -5,15 +5,14 @@ import HTTPTypes
 extension ProblemError {
     /// Unknown id, another tenant's id and an expired result all get this very document (only the
     /// request id differs), so a tenant cannot learn whether someone else's id exists.
-    static let resultNotFound = ProblemError(.notFound, code: "result.not_found", title: "Not Found",
-                                             detail: "No stored result with this id.")
+    static let resultNotFound = ProblemError(.resultNotFound, detail: "No stored result with this id.")
 
     /// The result exists but the policy rejected its archive, so only its report was stored.
     static let resultHasNoJSON = ProblemError(
-        .notFound, code: "result.no_json", title: "Not Found",
+        .resultHasNoJSON,
         detail: "The policy rejected this archive, so no JSON was stored; GET the result itself for its report.")
 
     static let storeDisabled = ProblemError(
-        .serviceUnavailable, code: "store.disabled", title: "Service Unavailable",
+        .storeDisabled,
         detail: "This server runs without a result store (store.enabled is false).")
 }

@@ -7,14 +7,24 @@ import Hummingbird
 /// Everything the server throws on purpose is one of these; `ProblemMiddleware` renders it.
 public struct ProblemError: Error, Sendable {
     public var status: HTTPResponse.Status
-    public var code: String
+    /// From the catalogue, `ProblemCode`.
+    public var code: ProblemCode
     public var title: String
     public var detail: String
     public var headers: HTTPFields
     public var violations: [ValidationReport.Violation]?
     public var violationsTruncated: Bool?
 
-    public init(_ status: HTTPResponse.Status, code: String, title: String, detail: String, headers: HTTPFields = [:],
+    /// A problem with its code's own status and title (`ProblemCode.response`).
+    public init(_ code: ProblemCode, detail: String, headers: HTTPFields = [:],
+                violations: [ValidationReport.Violation]? = nil, violationsTruncated: Bool? = nil) {
+        let (status, title) = code.response
+        self.init(status, code: code, title: title, detail: detail, headers: headers,
+                  violations: violations, violationsTruncated: violationsTruncated)
+    }
+
+    /// A problem whose status and title are not its code's own (a status Hummingbird decided).
+    public init(_ status: HTTPResponse.Status, code: ProblemCode, title: String, detail: String, headers: HTTPFields = [:],
                 violations: [ValidationReport.Violation]? = nil, violationsTruncated: Bool? = nil) {
         self.status = status
         self.code = code
@@ -27,7 +37,7 @@ public struct ProblemError: Error, Sendable {
 
     /// The document for this error, stamped with the request id.
     public func problem(requestId: String) -> Problem {
-        Problem(code: code, title: title, status: status.code, detail: detail, requestId: requestId,
+        Problem(code: code.rawValue, title: title, status: status.code, detail: detail, requestId: requestId,
                 violations: violations, violationsTruncated: violationsTruncated)
     }
 

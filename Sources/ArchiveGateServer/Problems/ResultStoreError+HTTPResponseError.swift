@@ -9,16 +9,13 @@ extension ResultStoreError: ProblemRepresentable {
     public var problemError: ProblemError {
         switch code {
         case .invalidCursor:
-            return ProblemError(.badRequest, code: "request.invalid_cursor", title: "Bad Request",
-                                detail: "The cursor is not one this server issued; start again without it.")
+            return ProblemError(.invalidCursor, detail: "The cursor is not one this server issued; start again without it.")
         case .busy, .closed:
             var headers = HTTPFields()
             headers[.retryAfter] = "1"
-            return ProblemError(.serviceUnavailable, code: "store.unavailable", title: "Service Unavailable",
-                                detail: "The result store is busy or shutting down; retry after 1 s.", headers: headers)
+            return ProblemError(.storeUnavailable, detail: "The result store is busy or shutting down; retry after 1 s.", headers: headers)
         default:
-            return ProblemError(.internalServerError, code: "store.failure", title: "Internal Server Error",
-                                detail: "The result store failed; the request id is in the log.")
+            return ProblemError(.storeFailure, detail: "The result store failed; the request id is in the log.")
         }
     }
 

@@ -98,7 +98,7 @@ import Testing
                 try decode()
                 Issue.record("a 1 ms budget was not exceeded")
             } catch let error as ArchiveGateError {
-                #expect(error.code == ArchiveError.Code.timeBudgetExceeded.rawValue)
+                #expect(error.code == .init(ArchiveError.Code.timeBudgetExceeded))
                 #expect(error.isLimit)
             }
         }

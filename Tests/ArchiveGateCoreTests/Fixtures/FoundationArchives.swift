@@ -53,7 +53,7 @@ enum Inspect {
             _ = try ArchiveInspector(policy: policy).convert(bytes, mode: .plain)
             return nil
         } catch {
-            return error.code
+            return error.code.rawValue
         }
     }
 

@@ -102,7 +102,7 @@ import Testing
             try body()
             return "ok"
         } catch {
-            return error.code
+            return error.code.rawValue
         }
     }
 }

@@ -1,0 +1,44 @@
+import ArchiveGateCore
+import ArchiveGateFetch
+@testable import ArchiveGateServer
+import Foundation
+import Testing
+
+/// The problem-code catalogue: each server code once, each documented with its status, and a
+/// problem built from a code answers with the catalogue's status and title.
+@Suite struct ProblemCodeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+
+    @Test func serverCodesAreDistinctAndDotted() {
+        let raw = ProblemCode.serverCodes.map(\.rawValue)
+        #expect(Set(raw).count == raw.count)
+        #expect(raw.allSatisfy { $0.split(separator: ".").count == 2 }, "\(raw)")
+    }
+
+    /// README's errors table is what clients read: every server code has a row with its status.
+    @Test func readmeListsEveryServerCodeWithItsStatus() throws {
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for code in ProblemCode.serverCodes {
+            let row = "| \(code.response.status.code) | `\(code.rawValue)` |"
+            #expect(readme.contains(row), "README lacks the row \(row)")
+        }
+    }
+
+    @Test func aProblemTakesItsStatusAndTitleFromTheCatalogue() {
+        let problem = ProblemError(.storeDisabled, detail: "off")
+        #expect(problem.status == .serviceUnavailable)
+        #expect(problem.title == "Service Unavailable")
+        #expect(problem.problem(requestId: "r").type == "https://archivegate.dev/problems/store.disabled")
+    }
+
+    @Test func codesOfOtherModulesKeepTheirRawValueAndMapping() {
+        let truncated = ProblemCode(ArchiveGateError.Code(PropertyListError.Code.truncated))
+        #expect(truncated.rawValue == "plist.truncated")
+        #expect(truncated.response.status == .unprocessableContent)
+        #expect(ProblemCode(ArchiveGateError.Code(PropertyListError.Code.inputTooLarge)).response.status == .contentTooLarge)
+        let blocked = ProblemCode(FetchError.Code.blockedDestination)
+        #expect(blocked.rawValue == "fetch.blocked_destination")
+        #expect(blocked.response.status == .forbidden)
+        #expect(blocked != ProblemCode.invalidRequest)
+    }
+}
