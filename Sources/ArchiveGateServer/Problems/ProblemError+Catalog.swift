@@ -7,14 +7,16 @@ extension ProblemError {
         // RFC 6750: say which scheme is expected; add error="invalid_token" when a key was sent.
         var headers = HTTPFields()
         headers[.wwwAuthenticate] = presentedKey ? #"Bearer realm="archivegate", error="invalid_token""# : #"Bearer realm="archivegate""#
-        return ProblemError(.unauthorized, detail: presentedKey ? "The API key is not known." : "Send 'Authorization: Bearer <API key>'.",
+        return ProblemError(.unauthorized,
+                            detail: presentedKey ? "The API key is not known." : "Send 'Authorization: Bearer <API key>'.",
                             headers: headers)
     }
 
     static func rateLimited(retryAfterSeconds: Int) -> ProblemError {
         var headers = HTTPFields()
         headers[.retryAfter] = String(retryAfterSeconds)
-        return ProblemError(.rateLimited, detail: "The tenant's request rate is exhausted; retry after \(retryAfterSeconds) s.", headers: headers)
+        return ProblemError(.rateLimited, detail: "The tenant's request rate is exhausted; retry after \(retryAfterSeconds) s.",
+                            headers: headers)
     }
 
     static func bodyTooLarge(limit: Int) -> ProblemError {
