@@ -159,7 +159,7 @@ struct TypedJSONReader {
     private static let archiverKeys: Set<String> = ["$class", "$classname", "$classes", "$archiver", "$version", "$top", "$objects", "$null"]
 
     private static func looksLikeTag(_ key: String) -> Bool {
-        key.hasPrefix("$") && !key.hasPrefix("$$") && !archiverKeys.contains(key)
+        key.hasPrefix("$") && !key.hasPrefix("$$") && !archiverKeys.contains(key) && !KeyedArchive.isGeneratedKey(key)
     }
 
     // MARK: - Tags
@@ -194,6 +194,9 @@ struct TypedJSONReader {
             }
             return .data(bytes)
         case .uid:
+            guard position < input.count, input[position] == UInt8(ascii: "-") || Self.isDigit(input[position]) else {
+                throw failure(.invalidTag, "$uid holds an integer 0…\(UInt32.max)", offset: start)
+            }
             let number = try readNumber()
             guard let integer = number.integer, integer >= 0, integer <= Int128(UInt32.max) else {
                 throw failure(.invalidTag, "$uid holds an integer 0…\(UInt32.max)", offset: start)
@@ -201,8 +204,11 @@ struct TypedJSONReader {
             return .uid(UInt32(integer))
         case .real, .date:
             let seconds = try readReal(tag)
-            if tag == .date, format == .xml, seconds != seconds.rounded(.towardZero) || abs(seconds) > 1e15 {
-                throw failure(.notRepresentable, "an XML <date> holds whole seconds within ±10^15; write the archive as binary", offset: start)
+            if tag == .date, !seconds.isFinite || !PropertyList.representableDates.contains(seconds) {
+                throw failure(.invalidTag, "a $date is seconds from 2001 within the years 0001…9999, as the reader accepts", offset: start)
+            }
+            if tag == .date, format == .xml, seconds != seconds.rounded(.towardZero) {
+                throw failure(.notRepresentable, "an XML <date> holds whole seconds; write the archive as binary", offset: start)
             }
             return tag == .date ? .date(seconds) : .real(seconds)
         }
