@@ -8,7 +8,8 @@
 /// - a custom class whose policy schema refuses unknown keys keeps only the keys the schema names
 ///   (Foundation classes keep the fields Foundation's shape check admitted);
 /// - under `redact`, every redacted object and reference site becomes `$null` (UID 0), so the
-///   violating subtree is not in the output at all;
+///   violating subtree is not in the output at all — except inside Foundation collections, which
+///   cannot hold nil: there the element (a dictionary's key and value) is left out;
 /// - under `reject`, an archive with violations gives no output, exactly as `convert` answers.
 public struct ArchiveSanitizer: Sendable {
     public var inspector: ArchiveInspector

@@ -75,25 +75,51 @@ struct CanonicalArchiveWriter {
         }
         var entries = [PropertyListValue.Entry(key: "$class", value: .uid(classRecord(archiveClass)))]
         let schema = archiveClass.shape == nil ? policy.classes[archiveClass.name] : nil
+        let dropped = droppedElements(old, archiveClass)
         for pair in 0 ..< plist.count(of: index) {
             guard let key = plist.string(at: plist.dictionaryKey(index, pair: pair)), key != "$class" else { continue }
             if let schema, schema.unknownKeys == .reject, schema.keys[Self.userKey(key)] == nil { continue }
             let value = plist.dictionaryValue(index, pair: pair)
-            entries.append(PropertyListValue.Entry(key: key, value: field(value, site: ReferenceSite(uid: old, pair: pair))))
+            let isElementList = !dropped.isEmpty && (key == "NS.objects" || key == "NS.keys")
+            entries.append(PropertyListValue.Entry(key: key, value: field(value, site: ReferenceSite(uid: old, pair: pair),
+                                                                          dropping: isElementList ? dropped : [])))
         }
         return .dictionary(entries)
     }
 
+    /// The element positions of a Foundation collection whose element (or, for a dictionary, key or
+    /// value) is redacted. Foundation's collections cannot hold nil — `$null` there makes the
+    /// unarchiver fail, and the policy walk flags it — so the redacted entry is left out instead:
+    /// for a dictionary, the key and the value together.
+    private func droppedElements(_ old: Int, _ archiveClass: ArchiveClass) -> Set<Int> {
+        guard let shape = archiveClass.shape, shape.isCollection || shape == .dictionary, !redactions.isEmpty else { return [] }
+        let plist = archive.plist
+        let index = archive.plistIndex(of: old)
+        var dropped = Set<Int>()
+        for key: StaticString in ["NS.objects", "NS.keys"] {
+            guard let pair = plist.dictionaryPairIndex(index, forKey: key) else { continue }
+            let list = plist.dictionaryValue(index, pair: pair)
+            guard plist[list].kind == .array else { continue }
+            for (position, element) in plist.children(of: list).enumerated() where plist[Int(element)].kind == .uid {
+                let target = plist.uidValue(at: Int(element))
+                if redactions.objects.contains(target) || redactions.sites.contains(ReferenceSite(uid: old, pair: pair, element: position)) {
+                    dropped.insert(position)
+                }
+            }
+        }
+        return dropped
+    }
+
     /// A field value: a UID renumbered (or `$null` at a redacted site), an array's elements the same
-    /// way, a scalar as it is.
-    private mutating func field(_ index: Int, site: ReferenceSite) -> PropertyListValue {
+    /// way (leaving out the positions in `dropping`), a scalar as it is.
+    private mutating func field(_ index: Int, site: ReferenceSite, dropping: Set<Int> = []) -> PropertyListValue {
         let plist = archive.plist
         switch plist[index].kind {
         case .uid:
             return redactions.sites.contains(site) ? .uid(0) : .uid(reference(plist.uidValue(at: index)))
         case .array, .set:
             var elements = [PropertyListValue]()
-            for (position, element) in plist.children(of: index).enumerated() {
+            for (position, element) in plist.children(of: index).enumerated() where !dropping.contains(position) {
                 let elementSite = ReferenceSite(uid: Int(site.uid), pair: Int(site.pair), element: position)
                 if plist[Int(element)].kind == .uid {
                     elements.append(redactions.sites.contains(elementSite) ? .uid(0) : .uid(reference(plist.uidValue(at: Int(element)))))

@@ -78,7 +78,7 @@ import Testing
 
     @Test func realsAndDatesKeepEveryValue() throws {
         for value in [#""NaN""#, #""Infinity""#, #""-Infinity""#, "-0", "1e300", "0.1", "123456789012345678"] {
-            let date = value.hasPrefix("\"") || value == "1e300" ? "1" : value
+            let date = ["-0", "0.1"].contains(value) ? value : "1"
             let json = Self.archive(#"{"$class":{"$uid":2},"r":{"$real":\#(value)},"d":{"$date":\#(date)}}, {"$classname":"X","$classes":["X","NSObject"]}"#)
             let encoded = try ArchiveEncoder().encode(Array(json.utf8))
             let typed = try #require(try WriteSamples.typed(encoded))
