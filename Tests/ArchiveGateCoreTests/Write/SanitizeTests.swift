@@ -33,18 +33,22 @@ import Testing
         let report = try ArchiveInspector(policy: policy).validate(output)
         guard report.valid, report.violations.isEmpty else { return "\(label): output has violations \(report.violations.map(\.code))" }
         let again = try ArchiveInspector(policy: policy).convert(output, mode: .plain).json
-        // With redactions, "equal minus the redacted subtrees": nulls in arrays and null members
+        // With redactions (violations or unacknowledged danger findings), "equal minus the redacted subtrees": nulls in arrays and null members
         // are left out on both sides (a collection drops a redacted element instead of holding nil),
         // and `$ref` targets are not compared (they are exactly when nothing was redacted).
-        let equal = first.report.violations.isEmpty ? again == original.json
+        let equal = first.report.valid ? again == original.json
             : try Self.withoutNulls(again) == Self.withoutNulls(original.json)
         guard equal else {
+            if let left = try Self.withoutNulls(again), let right = try Self.withoutNulls(original.json),
+               let index = Array(zip(left, right)).firstIndex(where: { $0 != $1 }) ?? (left.count != right.count ? min(left.count, right.count) : nil) {
+                return "\(label): stripped plain JSON differs at \(index): \(String(decoding: left.dropFirst(max(0, index - 80)).prefix(200), as: UTF8.self)) ≠ \(String(decoding: right.dropFirst(max(0, index - 80)).prefix(200), as: UTF8.self))"
+            }
             return "\(label): plain JSON \(again.map { String(decoding: $0.suffix(300), as: UTF8.self) } ?? "nil") ≠ \(original.json.map { String(decoding: $0.suffix(300), as: UTF8.self) } ?? "nil")"
         }
         if WriteSamples.isFoundationOnly(output) {
             let decoded = try WriteSamples.foundationGraph(output)
             foundationDecoded += 1
-            if first.report.violations.isEmpty, WriteSamples.isFoundationOnly(bytes),
+            if first.report.valid, WriteSamples.isFoundationOnly(bytes),
                !WriteSamples.sameGraph(decoded, try WriteSamples.foundationGraph(bytes)) {
                 return "\(label): Foundation decodes another graph from the output"
             }
@@ -52,7 +56,8 @@ import Testing
         return nil
     }
 
-    static func withoutNulls(_ json: [UInt8]?) throws -> NSObject? {
+    /// `json` with nulls stripped as below, re-serialized with sorted keys, for a byte comparison.
+    static func withoutNulls(_ json: [UInt8]?) throws -> Data? {
         guard let json else { return nil }
         func strip(_ value: Any) -> Any? {
             switch value {
@@ -68,7 +73,13 @@ import Testing
             default: return value
             }
         }
-        return strip(try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])) as? NSObject
+        guard let stripped = strip(try JSONSerialization.jsonObject(with: Data(json), options: [.fragmentsAllowed])) else { return Data("null".utf8) }
+        return try JSONSerialization.data(withJSONObject: stripped, options: [.sortedKeys, .fragmentsAllowed])
+    }
+
+    @Test func strippingNullsIsAComparisonThatCanFail() throws {
+        #expect(try Self.withoutNulls(Array(#"{"a":[1,null],"b":null,"c":{"$ref":"/a"}}"#.utf8)) == Data(#"{"a":[1],"c":"$ref"}"#.utf8))
+        #expect(try Self.withoutNulls(Array(#"{"a":1}"#.utf8)) != Self.withoutNulls(Array(#"{"a":2}"#.utf8)))
     }
 
     @Test func everyFixtureKeepsTheProperties() throws {
