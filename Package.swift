@@ -127,6 +127,8 @@ let package = Package(
         .executableTarget(name: "FuzzBinaryPlist", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzBinaryPlist"),
         .executableTarget(name: "FuzzXMLPlist", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzXMLPlist"),
         .executableTarget(name: "FuzzArchive", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzArchive"),
+        // Encode (typed JSON → archive → typed JSON) and sanitize (idempotent, validates cleanly).
+        .executableTarget(name: "FuzzWrite", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzWrite"),
         .executableTarget(
             name: "FuzzGzipArchive",
             dependencies: [

@@ -62,6 +62,7 @@ public func buildApplication(
         .add(middleware: RateLimitMiddleware())
     let recorder = ResultRecorder(store: store, metrics: metrics)
     ArchiveController(metrics: metrics).register(on: v1)
+    WriteController(metrics: metrics).register(on: v1)
     ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register(on: v1)
     FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register(on: v1)
     InspectController(metrics: metrics).register(on: v1)

@@ -15,6 +15,8 @@ enum TestTenant: String, CaseIterable {
     case beta
     /// Tiny limits: 4 KiB bodies, 64 KiB archives, 1 request/s with a burst of 3.
     case tiny
+    /// `foundation` classes only, redact: custom classes become null (sanitize, convert).
+    case redactor
 
     var key: String { "\(rawValue)-test-key" }
 
@@ -27,6 +29,8 @@ enum TestTenant: String, CaseIterable {
             return #"{"id":"beta","keys":["\#(hash)"],"policy":{"allow":["*"],"inspection":true},"rateLimit":{"requestsPerSecond":100000,"burst":100000}}"#
         case .tiny:
             return #"{"id":"tiny","keys":["\#(hash)"],"policy":{"allow":["foundation"]},"maxBodyBytes":4096,"maxArchiveBytes":65536,"rateLimit":{"requestsPerSecond":1,"burst":3}}"#
+        case .redactor:
+            return #"{"id":"redactor","keys":["\#(hash)"],"policy":{"allow":["foundation"],"onViolation":"redact"},"rateLimit":{"requestsPerSecond":100000,"burst":100000}}"#
         }
     }
 }

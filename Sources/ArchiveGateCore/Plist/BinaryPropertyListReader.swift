@@ -148,9 +148,7 @@ private struct ObjectDecoder {
     let objectCount: Int
     let limits: PropertyListLimits
 
-    /// Seconds from 2001-01-01 that an ISO 8601 date with a four-digit year can carry: from
-    /// `NSDate.distantPast` (-63,114,076,800) up to 10000-01-01T00:00:00Z, excluded.
-    static let representableDates: Range<Double> = -63_114_076_800 ..< 252_423_993_600
+    static var representableDates: Range<Double> { PropertyList.representableDates }
 
     func decode(at offset: Int, references: inout [UInt32]) throws(PropertyListError) -> PropertyListObject {
         let marker = buffer[offset]

@@ -1,0 +1,66 @@
+/// Turns typed JSON (the lossless `--mode typed` form) back into an `NSKeyedArchiver` archive.
+///
+///     JSON bytes ─▶ TypedJSONReader       strict JSON, tags, limits; errors name their JSON pointer
+///                ─▶ Binary/XML writer      the plist the JSON describes, in the order it gives
+///                ─▶ read back              PropertyList + KeyedArchive + the inspection walk: a
+///                                          dangling `$uid`, a bad class record or a collection that
+///                                          contains itself is refused with the archive's own code
+///
+/// The archive is only returned once ArchiveGate's own decoder accepts it, so `encode` never hands
+/// out bytes that `convert` would refuse. Structural errors point into `$objects` exactly as in the
+/// typed JSON (`/$objects/4/NS.objects/1`); errors found by the walk (collection cycles, depth)
+/// point into the plain JSON, as `convert` reports them, and name the UIDs involved.
+public struct ArchiveEncoder: Sendable {
+    /// The same limits a decode runs under: input size, depth, value count, string and data sizes,
+    /// and `maxOutputBytes` for the archive written.
+    public var limits: DecodeLimits
+
+    public init(limits: DecodeLimits = DecodeLimits()) {
+        self.limits = limits
+    }
+
+    /// The archive `json` describes, in `format` (binary by default).
+    public func encode(_ json: [UInt8], format: PropertyList.Format = .binary) throws(EncodeError) -> [UInt8] {
+        var reader = TypedJSONReader(json, limits: limits, format: format)
+        let value = try reader.read()
+        guard case .dictionary = value else {
+            throw EncodeError(.init(archive: .notAKeyedArchive), pointer: "", "typed JSON is an object with $archiver, $version, $top and $objects")
+        }
+        let bytes = Self.write(value, format: format)
+        guard bytes.count <= limits.maxOutputBytes else {
+            throw EncodeError(.outputLimitExceeded, pointer: "", "the archive would be \(bytes.count) bytes; the limit is \(limits.maxOutputBytes)")
+        }
+        try check(bytes)
+        return bytes
+    }
+
+    /// Writes a property-list value in `format`.
+    static func write(_ value: PropertyListValue, format: PropertyList.Format) -> [UInt8] {
+        switch format {
+        case .binary: BinaryPropertyListWriter.write(value)
+        case .xml: XMLPropertyListWriter.write(value)
+        }
+    }
+
+    /// Reads `bytes` back as `convert` would (inspection policy, these limits) and maps the first
+    /// structural error to an `EncodeError`.
+    func check(_ bytes: [UInt8]) throws(EncodeError) {
+        var readLimits = limits.propertyList
+        readLimits.maxInputBytes = max(readLimits.maxInputBytes, bytes.count)
+        let plist: PropertyList
+        do {
+            plist = try PropertyList.read(bytes, limits: readLimits)
+        } catch {
+            throw EncodeError(.init(propertyList: error.code), pointer: "", error.message)
+        }
+        do throws(ArchiveError) {
+            let archive = try KeyedArchive(plist: plist, maxObjects: limits.maxObjects)
+            var policy = Policy.inspection
+            policy.limits = limits
+            var evaluator = PolicyEvaluator(archive: archive, policy: policy)
+            _ = try evaluator.evaluate()
+        } catch {
+            throw EncodeError(.init(archive: error.code), pointer: error.path, error.message)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// Decodes an archive under a policy and writes a fresh, canonical archive of what the policy
+/// admitted — the bytes an app behind the gate decodes are ArchiveGate's, never the sender's:
+///
+/// - only objects reachable from `$top`, numbered breadth first from `$top` in its order, fields
+///   in the order the original gives them: the same graph always gives the same bytes;
+/// - each object written once, whatever the number of sites that share it; class records written
+///   once per class name and chain, with only `$classname` and `$classes`;
+/// - a custom class whose policy schema refuses unknown keys keeps only the keys the schema names
+///   (Foundation classes keep the fields Foundation's shape check admitted);
+/// - under `redact`, every redacted object and reference site becomes `$null` (UID 0), so the
+///   violating subtree is not in the output at all — except inside Foundation collections, which
+///   cannot hold nil: there the element (a dictionary's key and value) is left out;
+/// - under `reject`, an archive with violations gives no output, exactly as `convert` answers.
+public struct ArchiveSanitizer: Sendable {
+    public var inspector: ArchiveInspector
+
+    public init(inspector: ArchiveInspector) {
+        self.inspector = inspector
+    }
+
+    /// A validation report and, when the policy lets the archive through, the sanitized archive.
+    public struct Result: Sendable {
+        public var report: ValidationReport
+        /// The canonical archive; nil when the policy rejects the original.
+        public var archive: [UInt8]?
+    }
+
+    /// Sanitizes `bytes`, writing the result in `format` (binary by default).
+    public func sanitize(_ bytes: [UInt8], format: PropertyList.Format = .binary) throws(ArchiveGateError) -> Result {
+        let policy = inspector.policy
+        let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
+        let archive = try inspector.decode(bytes, deadline: deadline)
+        var evaluator = PolicyEvaluator(archive: archive, policy: policy)
+        evaluator.deadline = deadline
+        let evaluation: PolicyEvaluation
+        do {
+            evaluation = try evaluator.evaluate()
+        } catch {
+            throw .archive(error)
+        }
+        // Unlike convert, inspection's shape findings do not pass: the output must decode in Foundation.
+        if !evaluation.report.valid, policy.onViolation == .reject {
+            return Result(report: evaluation.report, archive: nil)
+        }
+        var writer = CanonicalArchiveWriter(archive: archive, redactions: evaluation.redactions, policy: policy)
+        let value = writer.build()
+        let output = ArchiveEncoder.write(value, format: format)
+        guard output.count <= policy.limits.maxOutputBytes else {
+            throw .archive(ArchiveError(.outputLimitExceeded, path: "",
+                                        "the sanitized archive would be \(output.count) bytes; the limit is \(policy.limits.maxOutputBytes)"))
+        }
+        do {
+            try deadline.check("writing the sanitized archive")
+        } catch {
+            throw .archive(error)
+        }
+        return Result(report: evaluation.report, archive: output)
+    }
+}
