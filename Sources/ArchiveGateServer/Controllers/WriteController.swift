@@ -22,13 +22,9 @@ struct WriteController {
     }
 
     @Sendable func encode(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try requireTenant(context)
+        let tenant = try context.requireTenant()
         let format = try Self.format(request)
-        if let contentType = request.headers[.contentType],
-           contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() != "application/json" {
-            throw ProblemError(.unsupportedMediaType, code: "request.unsupported_media_type", title: "Unsupported Media Type",
-                               detail: "Content-Type '\(contentType)' is not accepted; send application/json (typed JSON).")
-        }
+        try Context.requireMediaType(request, in: ["application/json"], named: "application/json (typed JSON)")
         let limits = tenant.inspector.policy.limits
         let limit = min(tenant.maxBodyBytes, limits.maxInputBytes)
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
@@ -40,25 +36,25 @@ struct WriteController {
         } catch {
             throw ProblemError.bodyTooLarge(limit: limit)
         }
-        metrics.recordArchive(bytes: json.count, tenant: tenant.id)
+        context.recordArchive(bytes: json.count, tenant: tenant, metrics: metrics)
         do {
             let archive = try await DecodeExecutor.run(bytes: json.count) { try ArchiveEncoder(limits: limits).encode(json, format: format) }
             metrics.recordWrite("encode", outcome: "ok", tenant: tenant.id)
             return Self.archiveResponse(archive, format: format)
         } catch let error as EncodeError {
             metrics.recordWrite("encode", outcome: error.code.rawValue, tenant: tenant.id)
-            throw error.problemError
+            throw error
         }
     }
 
     @Sendable func sanitize(_ request: Request, context: Context) async throws -> Response {
-        let tenant = try requireTenant(context)
+        let tenant = try context.requireTenant()
         let format = try Self.format(request)
         let bytes = try await ArchiveBody.read(request, tenant: tenant)
-        metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
+        context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let sanitizer = ArchiveSanitizer(inspector: tenant.inspector)
         let result = try await DecodeExecutor.run(bytes: bytes.count) { try sanitizer.sanitize(bytes, format: format) }
-        metrics.recordViolations(result.report.violations.map(\.code), tenant: tenant.id)
+        context.record(result.report, tenant: tenant, metrics: metrics)
         guard let archive = result.archive else {
             metrics.recordWrite("sanitize", outcome: "rejected", tenant: tenant.id)
             throw ProblemError.policyRejected(result.report)
@@ -67,11 +63,6 @@ struct WriteController {
         var response = Self.archiveResponse(archive, format: format)
         response.headers[.archiveGateViolations] = String(result.report.violations.count)
         return response
-    }
-
-    private func requireTenant(_ context: Context) throws -> Tenant {
-        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
-        return tenant
     }
 
     private static func format(_ request: Request) throws -> PropertyList.Format {

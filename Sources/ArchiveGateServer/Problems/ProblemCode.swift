@@ -24,6 +24,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case server(Server)
         case decode(ArchiveGateError.Code)
         case fetch(FetchError.Code)
+        case encode(EncodeError.Code)
     }
 
     /// The server's own problems.
@@ -119,6 +120,8 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
     public init(_ code: ArchiveGateError.Code) { base = .decode(code) }
     /// A fetch error's code (`fetch.*`) as the problem's code.
     public init(_ code: FetchError.Code) { base = .fetch(code) }
+    /// An encode error's code (`encode.*`, or the archive code of a structural problem) as the problem's code.
+    public init(_ code: EncodeError.Code) { base = .encode(code) }
 
     /// The server's own codes, for docs and tests.
     public static let serverCodes: [ProblemCode] = Server.allCases.map { ProblemCode(.server($0)) }
@@ -129,6 +132,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case .server(let code): code.rawValue
         case .decode(let code): code.rawValue
         case .fetch(let code): code.rawValue
+        case .encode(let code): code.rawValue
         }
     }
 
@@ -140,6 +144,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case .server(let code): code.response
         case .decode(let code): code.problemResponse
         case .fetch(let code): code.problemResponse
+        case .encode(let code): code.problemResponse
         }
     }
 }

@@ -26,7 +26,7 @@ final class DecodedPayload: NSObject, NSSecureCoding {
     @Test func theDisallowedRootBecomesNil() throws {
         let bytes = try Array(Data(contentsOf: Self.payload))
         let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: SanitizeTests.redactingFoundation)).sanitize(bytes)
-        #expect(result.report.violations.map(\.code) == ["policy.class_not_allowed"])
+        #expect(result.report.violations.map(\.code.rawValue) == ["policy.class_not_allowed"])
         let output = try #require(result.archive)
         #expect(WriteSamples.isFoundationOnly(output))
         let graph = try WriteSamples.foundationGraph(output)

@@ -110,7 +110,7 @@ import Testing
         let bytes = try FoundationFixture.archive(SampleAuthor(name: "x"), as: .binary)
         let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: .foundation)).sanitize(bytes)
         #expect(result.archive == nil)
-        #expect(result.report.violations.map(\.code) == ["policy.class_not_allowed"])
+        #expect(result.report.violations.map(\.code.rawValue) == ["policy.class_not_allowed"])
     }
 }
 
