@@ -1,13 +1,16 @@
 import ArchiveGateCore
 import ArgumentParser
 
-/// `archivegate convert FILE`: the archive as JSON on stdout.
+/// `archivegate convert FILE`: the archive as JSON on stdout. With folders or batch flags
+/// (`convert --recursive --out out/ DIR…`), every file under them (see `BatchOptions`).
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert an archive to JSON (plain or typed) if the policy accepts it.",
         discussion: """
         Example: archivegate convert --pretty notes.archive
+        Batch: archivegate convert --recursive --out out/ extraction/   (or JSON Lines on stdout without --out);
+        files that are not property lists are skipped and counted; a summary ends on stderr; exit is the worst code.
         With a policy whose onViolation is "redact", violating subtrees become null and each is listed on stderr.
         """
     )
@@ -20,11 +23,25 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .long, help: "Indent the JSON.")
     var pretty = false
 
-    @Argument(help: ArgumentHelp("The archive ('-' for stdin).", valueName: "file"))
-    var file: String
+    @OptionGroup var batch: BatchOptions
+
+    @Argument(help: ArgumentHelp("The archive ('-' for stdin), or files and folders for a batch.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        if files.count > 1, !batch.applies(to: files) {
+            throw ValidationError("several inputs make a batch: give a folder, --out DIR or --jobs N (JSON Lines on stdout)")
+        }
+        if files.contains("-"), batch.applies(to: files) { throw ValidationError("'-' (stdin) is not a batch input") }
+    }
 
     func run() throws {
         let policy = try decode.policyOrExit()
+        if batch.applies(to: files) {
+            let job = BatchJobs.convert(decode.inspector(policy), mode: mode, pretty: pretty, mirrored: batch.out != nil)
+            return try BatchJobs.run(files, options: batch, acceptedWord: "converted", job: job)
+        }
+        let file = files[0]
         do {
             let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
             let inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty)
