@@ -15,6 +15,6 @@ public enum TypedStream {
     /// The error for typedstream input: at the start of the input (path "").
     public static var unsupported: ArchiveError {
         ArchiveError(.typedstreamNotSupported, path: "",
-                     "this is an NSArchiver typedstream (a '\\u{04}\\u{0B}streamtyped' header), the pre-keyed archive format; only NSKeyedArchiver property lists are decoded")
+                     "this is an NSArchiver typedstream (a '\\x04\\x0bstreamtyped' header), the pre-keyed archive format; only NSKeyedArchiver property lists are decoded")
     }
 }

@@ -14,7 +14,7 @@ enum BatchJobs {
             } catch {
                 return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
             }
-            do {
+            do throws(ArchiveGateError) {
                 let inspection = try inspector.convert(bytes, mode: mode, pretty: pretty && mirrored)
                 guard let json = inspection.json else {
                     var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: "rejected")
@@ -43,7 +43,7 @@ enum BatchJobs {
             } catch {
                 return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
             }
-            do {
+            do throws(ArchiveGateError) {
                 let report = try inspector.validate(bytes)
                 let accepted = report.valid && report.unacknowledgedFindings.isEmpty
                 var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: accepted ? "valid" : "rejected")

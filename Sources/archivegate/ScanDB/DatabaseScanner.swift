@@ -101,7 +101,7 @@ struct DatabaseScanner {
     /// Decodes one candidate BLOB: the record (report and JSON, or error) and a stderr line if it failed.
     private static func inspect(_ bytes: [UInt8], inspector: ArchiveInspector, mode: OutputMode,
                                 origin: KeyValuePairs<String, BatchRecord.OriginValue>) -> (BatchOutcome, [UInt8], String?) {
-        do {
+        do throws(ArchiveGateError) {
             let inspection = try inspector.convert(bytes, mode: mode)
             if let json = inspection.json {
                 var record = BatchRecord(origin: origin, status: "converted")
