@@ -20,8 +20,17 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "plain (natural JSON) or typed (lossless archive graph).")
     var mode: OutputMode = .plain
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, dot
+    }
+
+    @Option(name: .long, help: "json, or dot: the object graph as Graphviz DOT (classes as labels, keys on edges, violations and findings in red; drawn even when the policy rejects the archive, exit 1 then).")
+    var format: Format = .json
+
     @Flag(name: .long, help: "Indent the JSON.")
     var pretty = false
+
+    @OptionGroup var switches: OutputSwitches
 
     @OptionGroup var batch: BatchOptions
 
@@ -29,6 +38,8 @@ struct ConvertCommand: ParsableCommand {
     var files: [String]
 
     func validate() throws {
+        try switches.check(mode: mode)
+        if format == .dot, batch.applies(to: files) { throw ValidationError("--format dot takes one file") }
         if files.count > 1, !batch.applies(to: files) {
             throw ValidationError("several inputs make a batch: give a folder, --out DIR or --jobs N (JSON Lines on stdout)")
         }
@@ -38,13 +49,17 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         let policy = try decode.policyOrExit()
         if batch.applies(to: files) {
-            let job = BatchJobs.convert(decode.inspector(policy), mode: mode, pretty: pretty, mirrored: batch.out != nil)
+            let job = BatchJobs.convert(decode.inspector(policy), mode: mode, pretty: pretty, mirrored: batch.out != nil,
+                                        filter: switches.filter)
             return try BatchJobs.run(files, options: batch, acceptedWord: "converted", job: job)
         }
         let file = files[0]
         do {
             let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
-            let inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty)
+            if format == .dot { return try writeGraph(bytes, policy: policy) }
+            let filter = switches.filter
+            var inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty && filter.isIdentity)
+            if !filter.isIdentity { inspection.json = inspection.json.map { filter.apply($0, pretty: pretty) } }
             Terminal.reportFindings(inspection.report, file: file)
             guard let json = inspection.json else {
                 Terminal.error("\(file): \(Terminal.rejection(inspection.report))")
@@ -61,6 +76,24 @@ struct ConvertCommand: ParsableCommand {
         } catch CLIFailure.usage(let message) {
             Terminal.error(message)
             throw CLIExit.usage
+        }
+    }
+}
+
+extension ConvertCommand {
+    /// `--format dot`: the verdict under the policy, the graph from an inspection-mode typed rendering
+    /// (same limits), so a rejected archive can still be drawn with its violations in red.
+    private func writeGraph(_ bytes: [UInt8], policy: Policy) throws {
+        let report = try decode.inspector(policy).validate(bytes)
+        var inspection = Policy.inspection
+        inspection.limits = policy.limits
+        guard let typed = try ArchiveInspector(policy: inspection).convert(bytes, mode: .typed).json else {
+            throw CLIFailure.usage("the archive could not be rendered")
+        }
+        Terminal.writeStdout(Array(try GraphvizExport.dot(typedJSON: typed, report: report).utf8))
+        if !report.valid || !report.unacknowledgedFindings.isEmpty {
+            Terminal.error("\(files[0]): \(Terminal.rejection(report))")
+            throw CLIExit.rejected
         }
     }
 }

@@ -124,7 +124,8 @@ import Testing
         let result = try CLIRunner.run(["scan-db", "--table", "messages", path])
         try holder.exec("COMMIT")
         #expect(result.status == 0, "\(result.stderr.suffix(400))")
-        #expect(result.stderr.contains("reading a private copy: the database is locked by another process"))
+        // Locked (or, if SQLite made its journal at BEGIN, next to a journal): either way, a copy.
+        #expect(result.stderr.contains("reading a private copy: the database is"))
         #expect(try Self.records(result.stdout).count == 40)
         #expect(try Self.digest(path) == before)
     }

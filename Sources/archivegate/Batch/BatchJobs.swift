@@ -5,8 +5,8 @@ import ArgumentParser
 enum BatchJobs {
     /// Converts one file: a converted file's record is `{"file","status":"converted","json"}` (or,
     /// with `--out`, the JSON itself); rejected and malformed files get a record with the report or error.
-    static func convert(_ inspector: ArchiveInspector, mode: OutputMode, pretty: Bool, mirrored: Bool)
-        -> @Sendable (BatchInput) -> BatchFileResult {
+    static func convert(_ inspector: ArchiveInspector, mode: OutputMode, pretty: Bool, mirrored: Bool,
+                        filter: PlainJSONFilter = PlainJSONFilter()) -> @Sendable (BatchInput) -> BatchFileResult {
         { input in
             let bytes: [UInt8]
             do {
@@ -15,13 +15,15 @@ enum BatchJobs {
                 return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
             }
             do throws(ArchiveGateError) {
-                let inspection = try inspector.convert(bytes, mode: mode, pretty: pretty && mirrored)
-                guard let json = inspection.json else {
+                let indents = pretty && mirrored
+                let inspection = try inspector.convert(bytes, mode: mode, pretty: indents && filter.isIdentity)
+                guard let rendered = inspection.json else {
                     var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: "rejected")
                     record.append(report: inspection.report)
                     return BatchFileResult(outcome: .rejected(code: BatchOutcome.rejectionCode(inspection.report)), bytesRead: bytes.count,
                                            record: record.line, message: "\(input.path): \(Terminal.rejection(inspection.report))")
                 }
+                let json = filter.isIdentity ? rendered : filter.apply(rendered, pretty: indents)
                 if mirrored {
                     return BatchFileResult(outcome: .converted, bytesRead: bytes.count, record: pretty ? json : json + [0x0A], message: nil)
                 }
