@@ -62,7 +62,7 @@ import Testing
     @Test func convertMirrorsTheTreeAndSummarisesTwoThousandFiles() throws {
         let (root, valid) = try Self.makeTree()
         let out = root.deletingLastPathComponent().appendingPathComponent("out")
-        let result = try CLIRunner.run(["convert", "--recursive", "--jobs", "2", "--out", out.path, root.path])
+        let result = try CLIRunner.runToFiles(["convert", "--recursive", "--jobs", "2", "--out", out.path, root.path])
         #expect(result.status == 2, "worst code is malformed: \(result.stderr.suffix(500))")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(
@@ -86,7 +86,7 @@ import Testing
 
     @Test func validateWritesOneJSONLineEachExceptSkippedFiles() throws {
         let (root, _) = try Self.makeTree()
-        let result = try CLIRunner.run(["validate", "--recursive", root.path])
+        let result = try CLIRunner.runToFiles(["validate", "--recursive", root.path])
         #expect(result.status == 2)
         var statuses: [String: Int] = [:]
         var files = Set<String>()
@@ -108,12 +108,12 @@ import Testing
     @Test func globsAndDepthSelectFiles() throws {
         let (root, _) = try Self.makeTree()
         // Without --recursive a folder's own files only: this tree keeps every file in sub-folders.
-        let flat = try CLIRunner.run(["validate", root.path])
+        let flat = try CLIRunner.runToFiles(["validate", root.path])
         #expect(flat.status == 0)
         #expect(flat.stdout.isEmpty)
         #expect(flat.stderr.contains("summary: 0 files"))
         // Includes match the file name or the relative path; excludes win.
-        let selected = try CLIRunner.run(["convert", "--recursive", "--include", "*.archive", "--exclude", "d0/*", "--exclude", "r*", root.path])
+        let selected = try CLIRunner.runToFiles(["convert", "--recursive", "--include", "*.archive", "--exclude", "d0/*", "--exclude", "r*", root.path])
         #expect(selected.status == 0, "\(selected.stderr.suffix(300))")
         let lines = selected.stdout.split(separator: "\n")
         let expected = (0 ..< 2_000).filter { $0 % 8 < 2 && $0 % 7 != 0 }.count
@@ -123,13 +123,13 @@ import Testing
     }
 
     @Test func aMissingFolderIsAUsageError() throws {
-        let result = try CLIRunner.run(["convert", "--recursive", "/nonexistent/folder"])
+        let result = try CLIRunner.runToFiles(["convert", "--recursive", "/nonexistent/folder"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("cannot open '/nonexistent/folder'"))
     }
 
     @Test func severalFilesWithoutABatchFlagAreAUsageError() throws {
-        let result = try CLIRunner.run(["convert", "a.archive", "b.archive"])
+        let result = try CLIRunner.runToFiles(["convert", "a.archive", "b.archive"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("several inputs make a batch"))
     }
@@ -139,7 +139,7 @@ import Testing
     @Test(.enabled(if: FileManager.default.fileExists(atPath: peerCorpus.path), "../shared/peer-corpus is absent"))
     func convertsThePeerCorpusWithASummaryAndNoCrash() throws {
         let out = try CLIRunner.temporaryDirectory().appendingPathComponent("out")
-        let result = try CLIRunner.run(["convert", "--recursive", "--out", out.path, Self.peerCorpus.path])
+        let result = try CLIRunner.runToFiles(["convert", "--recursive", "--out", out.path, Self.peerCorpus.path])
         #expect([0, 1, 2].contains(result.status), "exit \(result.status): \(result.stderr.suffix(500))")
         let summary = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("archivegate: summary: ") })
         let inputs = Self.files(under: Self.peerCorpus)

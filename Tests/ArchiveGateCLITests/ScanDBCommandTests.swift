@@ -76,7 +76,7 @@ import Testing
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         let before = try Self.digest(path)
         let listingBefore = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        let result = try CLIRunner.run(["scan-db", path])
+        let result = try CLIRunner.runToFiles(["scan-db", path])
         #expect(result.status == 2, "worst is malformed: \(result.stderr.suffix(400))")
         let records = try Self.records(result.stdout)
         var hits: [String: Int] = [:]
@@ -106,12 +106,12 @@ import Testing
 
     @Test func tableAndColumnFiltersNarrowTheScan() throws {
         let (path, _) = try Self.makeDatabase()
-        let result = try CLIRunner.run(["scan-db", "--allow-any-class", "--table", "attachments", "--column", "meta", path])
+        let result = try CLIRunner.runToFiles(["scan-db", "--allow-any-class", "--table", "attachments", "--column", "meta", path])
         let records = try Self.records(result.stdout)
         #expect(records.count == 25)
         #expect(records.filter { $0["status"] as? String == "converted" }.count == 15)
         #expect(result.status == 2)
-        let missing = try CLIRunner.run(["scan-db", "--table", "nope", path])
+        let missing = try CLIRunner.runToFiles(["scan-db", "--table", "nope", path])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("no table 'nope'"))
     }
@@ -121,7 +121,7 @@ import Testing
         let before = try Self.digest(path)
         let holder = try Writer(path: path)
         try holder.exec("BEGIN EXCLUSIVE")
-        let result = try CLIRunner.run(["scan-db", "--table", "messages", path])
+        let result = try CLIRunner.runToFiles(["scan-db", "--table", "messages", path])
         try holder.exec("COMMIT")
         #expect(result.status == 0, "\(result.stderr.suffix(400))")
         // Locked (or, if SQLite made its journal at BEGIN, next to a journal): either way, a copy.
@@ -138,7 +138,7 @@ import Testing
         try writer.insert("INSERT INTO messages (id, body, note) VALUES (?, ?, ?)", [1_000, try CLITests.archive("late" as NSString), "in the WAL only"])
         let before = try Self.digest(path)
         let wal = try Self.digest(path + "-wal")
-        let result = try CLIRunner.run(["scan-db", "--table", "messages", path])
+        let result = try CLIRunner.runToFiles(["scan-db", "--table", "messages", path])
         #expect(result.status == 0, "\(result.stderr.suffix(400))")
         #expect(result.stderr.contains("reading a private copy"))
         let records = try Self.records(result.stdout)
