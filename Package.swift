@@ -38,8 +38,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "ArchiveGateServer",
                 "ArchiveGateFetch",
+                "CSQLite3",
             ]
         ),
+        // The system SQLite, for `archivegate scan-db` (read-only URI opens of forensic databases).
+        .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The HTTP service: Hummingbird app, tenants, auth, limits, problem+json, metrics.
         .target(
             name: "ArchiveGateServer",
@@ -106,7 +109,7 @@ let package = Package(
         // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
         .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"], exclude: ["Regressions/Inputs"]),
         // Runs the real `archivegate` binary (a dependency so that building the tests builds it).
-        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "ArchiveGateTestSupport"]),
+        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "ArchiveGateTestSupport", "CSQLite3"]),
         .testTarget(
             name: "ArchiveGateServerTests",
             dependencies: [

@@ -103,6 +103,7 @@ public struct ArchiveInspector: Sendable {
         do {
             plist = try PropertyList.read(bytes, limits: policy.limits.propertyList)
         } catch {
+            if error.code == .notAPropertyList, TypedStream.hasHeader(bytes) { throw .archive(TypedStream.unsupported) }
             throw .propertyList(error)
         }
         do {

@@ -9,6 +9,6 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         discussion: """
         Exit codes: 0 valid/converted, 1 rejected by policy, 2 malformed input or limit exceeded, 64 usage.
         """,
-        subcommands: [ValidateCommand.self, ConvertCommand.self, EncodeCommand.self, SanitizeCommand.self, FetchCommand.self, PolicyCommand.self, ServeCommand.self, HashKeyCommand.self]
+        subcommands: [ValidateCommand.self, ConvertCommand.self, EncodeCommand.self, SanitizeCommand.self, ScanDBCommand.self, FetchCommand.self, PolicyCommand.self, ServeCommand.self, HashKeyCommand.self]
     )
 }

@@ -1,13 +1,16 @@
 import ArchiveGateCore
 import ArgumentParser
 
-/// `archivegate convert FILE`: the archive as JSON on stdout.
+/// `archivegate convert FILE`: the archive as JSON on stdout. With folders or batch flags
+/// (`convert --recursive --out out/ DIR…`), every file under them (see `BatchOptions`).
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
         abstract: "Convert an archive to JSON (plain or typed) if the policy accepts it.",
         discussion: """
         Example: archivegate convert --pretty notes.archive
+        Batch: archivegate convert --recursive --out out/ extraction/   (or JSON Lines on stdout without --out);
+        files that are not property lists are skipped and counted; a summary ends on stderr; exit is the worst code.
         With a policy whose onViolation is "redact", violating subtrees become null and each is listed on stderr.
         """
     )
@@ -17,20 +20,67 @@ struct ConvertCommand: ParsableCommand {
     @Option(name: .long, help: "plain (natural JSON) or typed (lossless archive graph).")
     var mode: OutputMode = .plain
 
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, dot
+    }
+
+    @Option(name: .long, help: "json, or dot: the object graph as Graphviz DOT (classes as labels, keys on edges, violations and findings in red; drawn even when the policy rejects the archive, exit 1 then).")
+    var format: Format = .json
+
     @Flag(name: .long, help: "Indent the JSON.")
     var pretty = false
 
-    @Argument(help: ArgumentHelp("The archive ('-' for stdin).", valueName: "file"))
-    var file: String
+    @OptionGroup var switches: OutputSwitches
+
+    @OptionGroup var batch: BatchOptions
+
+    @Argument(help: ArgumentHelp("The archive ('-' for stdin), or files and folders for a batch.", valueName: "file"))
+    var files: [String]
+
+    func validate() throws {
+        try switches.check(mode: mode)
+        if format == .dot, batch.applies(to: files) { throw ValidationError("--format dot takes one file") }
+        if files.count > 1, !batch.applies(to: files) {
+            throw ValidationError("several inputs make a batch: give a folder, --out DIR or --jobs N (JSON Lines on stdout)")
+        }
+        if files.contains("-"), batch.applies(to: files) { throw ValidationError("'-' (stdin) is not a batch input") }
+    }
 
     func run() throws {
         let policy = try decode.policyOrExit()
+        if batch.applies(to: files) {
+            let job = BatchJobs.convert(decode.inspector(policy), mode: mode, pretty: pretty, mirrored: batch.out != nil,
+                                        filter: switches.filter)
+            return try BatchJobs.run(files, options: batch, acceptedWord: "converted", job: job)
+        }
+        let file = files[0]
         do {
             let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
-            let inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty)
+            if format == .dot { return try writeGraph(bytes, policy: policy) }
+            let filter = switches.filter
+            var inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty && filter.isIdentity)
+            if !filter.isIdentity { inspection.json = inspection.json.map { filter.apply($0, pretty: pretty) } }
             try Terminal.writeConversion(inspection, source: file, pretty: pretty)
         } catch {
             throw CLIFailure.exitCode(reporting: error, source: file) ?? error
+        }
+    }
+}
+
+extension ConvertCommand {
+    /// `--format dot`: the verdict under the policy, the graph from an inspection-mode typed rendering
+    /// (same limits), so a rejected archive can still be drawn with its violations in red.
+    private func writeGraph(_ bytes: [UInt8], policy: Policy) throws {
+        let report = try decode.inspector(policy).validate(bytes)
+        var inspection = Policy.inspection
+        inspection.limits = policy.limits
+        guard let typed = try ArchiveInspector(policy: inspection).convert(bytes, mode: .typed).json else {
+            throw CLIFailure.usage("the archive could not be rendered")
+        }
+        Terminal.writeStdout(Array(try GraphvizExport.dot(typedJSON: typed, report: report).utf8))
+        if !report.valid || !report.unacknowledgedFindings.isEmpty {
+            Terminal.error("\(files[0]): \(Terminal.rejection(report))")
+            throw CLIExit.rejected
         }
     }
 }

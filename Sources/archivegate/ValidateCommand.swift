@@ -2,7 +2,8 @@ import ArchiveGateCore
 import ArgumentParser
 import Foundation
 
-/// `archivegate validate FILE...`: one JSON report per file (one per line).
+/// `archivegate validate FILE...`: one JSON report per file (one per line). With folders or batch
+/// flags, a batch (see `BatchOptions`): records carry a status, and a summary ends on stderr.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -12,12 +13,21 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var decode: DecodeOptions
 
-    @Argument(help: ArgumentHelp("Archives to check ('-' for stdin).", valueName: "file"))
+    @OptionGroup var batch: BatchOptions
+
+    @Argument(help: ArgumentHelp("Archives to check ('-' for stdin), or folders for a batch.", valueName: "file"))
     var files: [String]
+
+    func validate() throws {
+        if files.contains("-"), batch.applies(to: files) { throw ValidationError("'-' (stdin) is not a batch input") }
+    }
 
     func run() throws {
         let policy = try decode.policyOrExit()
         let inspector = decode.inspector(policy)
+        if batch.applies(to: files) {
+            return try BatchJobs.run(files, options: batch, acceptedWord: "valid", job: BatchJobs.validate(inspector))
+        }
         var worst: Int32 = 0
         for file in files {
             do {

@@ -63,6 +63,8 @@ extension FoundationShape {
         case scalar(StaticString)
         /// NSAttributedString's run table, decoded from the data; omitted when absent.
         case runs(StaticString)
+        /// An inline number of seconds since 2001-01-01 as an ISO 8601 timestamp (like NSDate); `null` when absent.
+        case scalarDate(StaticString)
     }
 
     struct Field {
@@ -89,6 +91,9 @@ extension FoundationShape {
         let classNames: [String]
         let fields: [Field]
         let json: JSONForm
+        /// The policy group that admits the class: `foundation` is what Foundation itself ships;
+        /// other frameworks' value classes get their own group, so a gate admits them deliberately.
+        var group: ShapeGroup = .foundation
     }
 
     private static let strings: Set<String> = ["NSString", "NSMutableString"]
@@ -169,6 +174,39 @@ extension FoundationShape {
                 Field("NS.name", .stringReference, required: true, accepts: Self.strings),
                 Field("NS.data", .dataReference, required: true, accepts: Self.datas),
             ], json: .referencedString("NS.name"))
+        case .dateInterval:
+            // Foundation writes both ends as NSDate (not a duration).
+            Definition(classNames: ["NSDateInterval"], fields: [
+                Field("NS.startDate", .reference, required: true, accepts: ["NSDate"], json: .reference("start")),
+                Field("NS.endDate", .reference, required: true, accepts: ["NSDate"], json: .reference("end")),
+            ], json: .members)
+        case .location:
+            // CoreLocation, not Foundation: corelibs cannot write it, so its fixtures are hand-built
+            // with the field names Apple's CLLocation writes (and iLEAPP reads).
+            Definition(classNames: ["CLLocation"], fields: [
+                Field("kCLLocationCodingKeyCoordinateLatitude", .finiteNumber, required: true, json: .scalar("latitude")),
+                Field("kCLLocationCodingKeyCoordinateLongitude", .finiteNumber, required: true, json: .scalar("longitude")),
+                Field("kCLLocationCodingKeyAltitude", .finiteNumber, json: .scalar("altitude")),
+                Field("kCLLocationCodingKeyHorizontalAccuracy", .finiteNumber, json: .scalar("horizontalAccuracy")),
+                Field("kCLLocationCodingKeyVerticalAccuracy", .finiteNumber, json: .scalar("verticalAccuracy")),
+                Field("kCLLocationCodingKeyCourse", .finiteNumber, json: .scalar("course")),
+                Field("kCLLocationCodingKeyCourseAccuracy", .finiteNumber, json: .scalar("courseAccuracy")),
+                Field("kCLLocationCodingKeySpeed", .finiteNumber, json: .scalar("speed")),
+                Field("kCLLocationCodingKeySpeedAccuracy", .finiteNumber, json: .scalar("speedAccuracy")),
+                Field("kCLLocationCodingKeyTimestamp", .finiteNumber, json: .scalarDate("timestamp")),
+            ], json: .members, group: .coreLocation)
+        case .personNameComponents:
+            // Every part is optional; Foundation writes an absent one as `$null`.
+            Definition(classNames: ["NSPersonNameComponents"], fields: [
+                Field("NS.namePrefix", .reference, accepts: Self.strings, json: .reference("namePrefix")),
+                Field("NS.givenName", .reference, accepts: Self.strings, json: .reference("givenName")),
+                Field("NS.middleName", .reference, accepts: Self.strings, json: .reference("middleName")),
+                Field("NS.familyName", .reference, accepts: Self.strings, json: .reference("familyName")),
+                Field("NS.nameSuffix", .reference, accepts: Self.strings, json: .reference("nameSuffix")),
+                Field("NS.nickname", .reference, accepts: Self.strings, json: .reference("nickname")),
+                Field("NS.phoneticRepresentation", .reference, accepts: ["NSPersonNameComponents"],
+                      json: .reference("phoneticRepresentation")),
+            ], json: .members)
         }
     }
 

@@ -3,6 +3,7 @@
 public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     case string, data, date, array, set, orderedSet, dictionary, null, url, uuid, value
     case attributedString, decimalNumber, indexSet, error, locale, timeZone
+    case dateInterval, personNameComponents, location
 
     /// The shape of the Foundation class with exactly this `$classname`, if any.
     public init?(className: String) {
@@ -34,6 +35,9 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         case .error: 14
         case .locale: 15
         case .timeZone: 16
+        case .dateInterval: 17
+        case .personNameComponents: 18
+        case .location: 19
         }
     }
 

@@ -60,7 +60,7 @@ extension KeyedArchive {
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
             }
-        case .data, .date, .null, .uuid, .locale:
+        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location:
             break
         }
         return problems

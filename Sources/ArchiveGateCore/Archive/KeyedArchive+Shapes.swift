@@ -34,7 +34,7 @@ extension KeyedArchive {
             return field(uid, "NSString").flatMap(referencedUID) != nil ? shape : nil
         case .error:
             return referencedString(uid, "NSDomain") != nil ? shape : nil
-        case .null, .value, .decimalNumber, .indexSet:
+        case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location:
             return shape
         }
     }

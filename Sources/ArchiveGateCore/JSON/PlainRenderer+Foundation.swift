@@ -104,6 +104,9 @@ extension PlainRenderer {
                 case .scalar(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("null")) }
                     pushMemberName(name, first: position == 0)
+                case .scalarDate(let name):
+                    if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }
+                    pushMemberName(name, first: position == 0)
                 case .runs(let name):
                     if let info = archive.dataIndex(archive.field(uid, field.key)), plist.data(at: info) != nil {
                         stack.append(.literal("]"))

@@ -28,6 +28,8 @@ struct PlainRenderer {
     enum Item {
         case edge(target: Int, site: ReferenceSite?, topIndex: Int, component: PathComponent)
         case scalar(plistIndex: Int)
+        /// An inline number of seconds since 2001 (a `scalarDate` member), as an ISO 8601 timestamp.
+        case dateScalar(plistIndex: Int)
         case inlineArray(uid: Int, pair: Int, plistIndex: Int)
         case literal(StaticString)
         /// NSAttributedString's run table, decoded from the data object at `plistIndex`.
@@ -85,6 +87,14 @@ struct PlainRenderer {
             case .scalar(let index):
                 try countNode()
                 appendScalar(index)
+            case .dateScalar(let index):
+                try countNode()
+                // The shape check admits only finite numbers here; anything else renders as the scalar it is.
+                if let seconds = archive.plist.double(at: index), seconds.isFinite, archive.plist[index].kind != .bool {
+                    output.appendDate(sinceReferenceDate: seconds)
+                } else {
+                    appendScalar(index)
+                }
             case .inlineArray(let uid, let pair, let index):
                 try countNode()
                 pushInlineArray(uid: uid, pair: pair, plistIndex: index)

@@ -111,6 +111,7 @@ private struct PolicyLoader {
             case "*": set.acceptsAnyClass = true
             case "plist": set.names.formUnion(Policy.plistGroup)
             case "foundation": set.names.formUnion(Policy.foundationGroup)
+            case _ where Policy.namedGroups[name] != nil: set.names.formUnion(Policy.namedGroups[name] ?? [])
             default:
                 if let kind = InlineKind(rawValue: name) { set.inlineKinds.insert(kind) } else { set.names.insert(name) }
             }

@@ -83,8 +83,18 @@ extension Policy {
     ]
 
     /// `plist` plus the value classes ArchiveGate renders naturally (every class of the Foundation
-    /// definitions table). None can execute anything.
-    public static let foundationGroup: Set<String> = plistGroup.union(FoundationShape.byClassName.keys)
+    /// definitions table in the `foundation` group). None can execute anything.
+    public static let foundationGroup: Set<String> = plistGroup.union(FoundationShape.classNames(in: .foundation))
+
+    /// The named groups a policy's class lists may use besides `*`: `plist`, and one per
+    /// `ShapeGroup` of the definitions table (`foundation`, `corelocation`).
+    public static let namedGroups: [String: Set<String>] = {
+        var groups = ["plist": plistGroup, "foundation": foundationGroup]
+        for group in ShapeGroup.allCases where group != .foundation {
+            groups[group.rawValue] = FoundationShape.classNames(in: group)
+        }
+        return groups
+    }()
 
     /// The built-in default: the `foundation` group; custom classes are rejected.
     public static let foundation = Policy(

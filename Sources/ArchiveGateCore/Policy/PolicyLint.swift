@@ -14,7 +14,7 @@ public enum PolicyLint {
     }
 
     /// The group names a policy may list (`PolicyLoader.expand`).
-    static let groupNames: Set<String> = ["*", "plist", "foundation"]
+    static let groupNames: Set<String> = Set(Policy.namedGroups.keys).union(["*"])
 
     /// Every lint finding of a policy document whose structure already loaded. An inspection
     /// policy is meant to be broad, so it has none.

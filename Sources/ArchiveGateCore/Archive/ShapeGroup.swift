@@ -1,0 +1,19 @@
+/// The policy group each class of the definitions table belongs to (`"allow": ["corelocation"]`).
+/// Foundation's own value classes are `foundation`; value classes of other Apple frameworks that
+/// forensic extractions hold have their own group, so admitting them is a deliberate choice.
+public enum ShapeGroup: String, Hashable, Sendable, CaseIterable {
+    /// What Foundation itself ships.
+    case foundation
+    /// CoreLocation's value classes (CLLocation).
+    case coreLocation = "corelocation"
+}
+
+extension FoundationShape {
+    /// The policy group that admits the shape's classes.
+    public var group: ShapeGroup { Self.definitionsByOrdinal[ordinal].group }
+
+    /// Every `$classname` of the table in `group`.
+    public static func classNames(in group: ShapeGroup) -> Set<String> {
+        Set(allCases.filter { $0.group == group }.flatMap { $0.definition.classNames })
+    }
+}

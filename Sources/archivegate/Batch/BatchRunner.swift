@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+
+/// What a batch worker made of one file: its outcome, the bytes to write (a JSON Lines record, or a
+/// mirrored `.json` file's contents) and any one-line message for stderr.
+struct BatchFileResult: Sendable {
+    var outcome: BatchOutcome
+    var bytesRead: Int
+    var record: [UInt8]?
+    var message: String?
+}
+
+/// Runs a per-file job over a batch's inputs on `jobs` threads, writes each result as it completes
+/// (JSON Lines on stdout, or files under `--out`), keeps the progress line and the summary.
+final class BatchRunner: @unchecked Sendable {
+    private let lock = NSLock()
+    private var summary = BatchSummary()
+    private var next = 0
+    private let inputs: [BatchInput]
+    private let outputFolder: URL?
+    let progress: ProgressLine
+
+    init(inputs: [BatchInput], outputFolder: String?) {
+        self.inputs = inputs
+        self.outputFolder = outputFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        progress = ProgressLine(totalFiles: inputs.count, totalBytes: inputs.reduce(0) { $0 + $1.size })
+    }
+
+    /// Processes every input with `job` on `jobs` workers and returns the summary.
+    func run(jobs: Int, _ job: @Sendable @escaping (BatchInput) -> BatchFileResult) -> BatchSummary {
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, inputs.count))) { _ in
+            while let input = take() {
+                finish(input, job(input))
+            }
+        }
+        progress.finish()
+        return lock.withLock { summary }
+    }
+
+    private func take() -> BatchInput? {
+        lock.withLock {
+            guard next < inputs.count else { return nil }
+            defer { next += 1 }
+            return inputs[next]
+        }
+    }
+
+    private func finish(_ input: BatchInput, _ result: BatchFileResult) {
+        var outcome = result.outcome
+        if let record = result.record {
+            if let outputFolder {
+                if case .converted = outcome, !write(record, to: outputFolder.appendingPathComponent(input.relativePath + ".json")) {
+                    outcome = .unreadable
+                    progress.message("\(input.path): cannot write \(input.relativePath).json under \(outputFolder.path)")
+                }
+            } else {
+                lock.withLock { Terminal.writeStdout(record) }
+            }
+        }
+        if let message = result.message { progress.message(message) }
+        let (files, bytes) = lock.withLock {
+            summary.add(outcome, bytes: result.bytesRead)
+            return (summary.files, summary.bytes)
+        }
+        progress.update(files: files, bytes: bytes)
+    }
+
+    private func write(_ bytes: [UInt8], to url: URL) -> Bool {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(bytes).write(to: url)
+            return true
+        } catch {
+            return false
+        }
+    }
+}
