@@ -159,6 +159,14 @@ import Testing
         Case(rule: "NSAttributedString runs without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
             root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text")), "NSAttributeInfo": .data([4, 0])] }
         },
+        // Oracle smoke `--only 504`: corelibs reads attributes only for a non-empty string, and then requires them.
+        Case(rule: "NSAttributedString non-empty string without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("\u{0}"))] }
+        },
+        // Oracle smoke `--only 633`, `--only 914`: NSAttributes retargeted to $null.
+        Case(rule: "NSMutableAttributedString NSAttributes is $null", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSMutableAttributedString") { builder in ["NSString": .uid(builder.add("abc")), "NSAttributes": .uid(0)] }
+        },
         Case(rule: "NSAttributedString NSAttributes array without NSAttributeInfo", code: "archive.missing_field", key: "NSAttributeInfo") {
             HandBuilt.root { builder in
                 let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])

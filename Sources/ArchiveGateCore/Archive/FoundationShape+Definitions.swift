@@ -141,7 +141,7 @@ extension FoundationShape {
         case .attributedString:
             Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
                 Field("NSString", .stringReference, required: true, accepts: Self.strings, json: .reference("string")),
-                // Foundation leaves NSAttributes out when the string has no attributes.
+                // Foundation leaves NSAttributes out for an empty string only (checkRuns requires it otherwise).
                 Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
                       json: .reference("attributes")),
                 Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas, json: .runs("runs")),

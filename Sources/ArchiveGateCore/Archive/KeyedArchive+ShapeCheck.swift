@@ -231,9 +231,17 @@ extension KeyedArchive {
     /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
     /// dictionary there is no table, or runs naming only it.
     private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
-        // Foundation omits NSAttributes only for a string without attributes, and then writes no runs.
+        // Foundation omits NSAttributes only for an empty string, and then writes no runs.
         if field(uid, "NSAttributes") == nil, field(uid, "NSAttributeInfo") != nil {
             return ShapeProblem(.missingField, key: "NSAttributes", "\(className) has an NSAttributeInfo run table but no NSAttributes")
+        }
+        // Foundation's archiver writes NSAttributes for every non-empty string (a dictionary for one
+        // run); its decoder reads attributes only then and refuses a non-empty string without them.
+        let attributesField = field(uid, "NSAttributes")
+        if attributesField == nil || attributesField.flatMap(referencedUID) == 0,
+           let text = referencedString(uid, "NSString"), !text.utf16.isEmpty {
+            return ShapeProblem(.missingField, key: "NSAttributes",
+                                "\(className) has a non-empty string but \(attributesField == nil ? "no" : "a $null") NSAttributes")
         }
         guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
               let text = referencedString(uid, "NSString") else { return nil }
