@@ -153,6 +153,10 @@ import Testing
         Case(rule: "NSAttributedString NSString is inline", code: "archive.shape_mismatch", key: "NSString") {
             HandBuilt.object("NSMutableAttributedString", ["NSString": "text"])
         },
+        // Oracle `--seed 3 --only 6031`: corelibs traps bridging it (in NSError's userInfo); Apple's NSURL is nil.
+        Case(rule: "NSURL NS.relative is empty without a base", code: "archive.invalid_value", key: "NS.relative") {
+            root("NSURL") { builder in ["NS.base": .uid(0), "NS.relative": .uid(builder.add(""))] }
+        },
         Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },
@@ -210,6 +214,10 @@ import Testing
         Case(rule: "NSNumber as an instance dictionary", code: "archive.shape_mismatch") { HandBuilt.object("NSNumber", ["NS.intval": 3]) },
         Case(rule: "NSSet with NS.object.N fields", code: "archive.shape_mismatch") {
             root("NSSet") { builder in ["NS.object.0": .uid(builder.add("a"))] }
+        },
+        // Oracle `--seed 3 --only 6599`: corelibs refuses the inline number; no archiver writes one of each.
+        Case(rule: "NSValue range with one inline and one referenced number", code: "archive.shape_mismatch", key: "NS.rangeval.length") {
+            root("NSValue") { builder in ["NS.special": 4, "NS.rangeval.location": .uid(builder.add(239)), "NS.rangeval.length": 384] }
         },
         Case(rule: "NSValue without NS.special or an ObjC type", code: "archive.missing_field", key: "NS.special") {
             root("NSValue") { builder in ["NS.sizeval": .uid(builder.add("{3.0, 4.25}"))] }

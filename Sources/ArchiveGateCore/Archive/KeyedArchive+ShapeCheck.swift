@@ -41,6 +41,8 @@ extension KeyedArchive {
                 }
             } else if valueContents(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
+            } else if let problem = checkRangeLayout(uid, className: className) {
+                problems.append(problem)
             }
         case .decimalNumber:
             if decimalString(uid) == nil {
@@ -193,6 +195,16 @@ extension KeyedArchive {
                                              "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
             }
         }
+    }
+
+    /// An NSValue range's two numbers are both inline (Apple's layout) or both references to
+    /// numbers (corelibs' layout, read with `decodeObject`, which refuses an inline one); no
+    /// archiver writes one of each.
+    private func checkRangeLayout(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let location = field(uid, "NS.rangeval.location"), let length = field(uid, "NS.rangeval.length"),
+              (referencedUID(location) == nil) != (referencedUID(length) == nil) else { return nil }
+        let inlineKey = referencedUID(location) == nil ? "NS.rangeval.location" : "NS.rangeval.length"
+        return ShapeProblem(.shapeMismatch, key: inlineKey, "\(className) \(inlineKey) is inline but the other range number is a reference")
     }
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
