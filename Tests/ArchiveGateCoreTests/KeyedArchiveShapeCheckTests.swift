@@ -157,6 +157,13 @@ import Testing
         Case(rule: "NSURL NS.relative is empty without a base", code: "archive.invalid_value", key: "NS.relative") {
             root("NSURL") { builder in ["NS.base": .uid(0), "NS.relative": .uid(builder.add(""))] }
         },
+        // Oracle `--seed 3 --only 812`: decodeInteger/decodeDouble read in place, so a UID there decodes as 0.
+        Case(rule: "NSError NSCode is a reference to an integer", code: "archive.shape_mismatch", key: "NSCode") {
+            root("NSError") { builder in ["NSCode": .uid(builder.add(1_099_511_627_776)), "NSDomain": .uid(builder.add("D"))] }
+        },
+        Case(rule: "NSDate NS.time is a reference to a real", code: "archive.shape_mismatch", key: "NS.time") {
+            root("NSDate") { builder in ["NS.time": .uid(builder.add(.real(5)))] }
+        },
         Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },

@@ -45,9 +45,9 @@ extension FoundationShape {
         case inlineData
         /// Data inline or by reference; `bytes` is the exact length when Foundation checks one.
         case data(bytes: Int?)
-        /// An integer, inline or a UID of an inline integer.
+        /// An inline integer (read with `decodeInteger`, which does not follow a UID).
         case integer
-        /// A finite integer or real, inline or a UID of one.
+        /// An inline finite integer or real (read with `decodeDouble`, which does not follow a UID).
         case finiteNumber
         /// A UID (the class found there is checked by the walk against `accepts`).
         case reference

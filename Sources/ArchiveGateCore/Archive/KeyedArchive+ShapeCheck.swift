@@ -97,11 +97,13 @@ extension KeyedArchive {
             }
             return nil
         case .integer:
-            guard let index = scalarField(uid, spec.key), plist[index].kind == .integer else { return mismatch("an integer") }
+            // decodeInteger reads the value in place: a UID there decodes as 0.
+            guard plist[value].kind == .integer else { return mismatch("an inline integer") }
             return nil
         case .finiteNumber:
-            guard let index = scalarField(uid, spec.key), plist[index].kind == .integer || plist[index].kind == .real,
-                  plist.double(at: index)?.isFinite == true else { return mismatch("a finite number") }
+            // decodeDouble reads the value in place: a UID there decodes as 0.
+            guard plist[value].kind == .integer || plist[value].kind == .real,
+                  plist.double(at: value)?.isFinite == true else { return mismatch("an inline finite number") }
             return nil
         case .reference:
             return referencedUID(value) == nil ? mismatch("a reference") : nil
