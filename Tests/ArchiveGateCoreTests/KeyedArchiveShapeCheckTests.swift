@@ -164,6 +164,27 @@ import Testing
         Case(rule: "NSDate NS.time is a reference to a real", code: "archive.shape_mismatch", key: "NS.time") {
             root("NSDate") { builder in ["NS.time": .uid(builder.add(.real(5)))] }
         },
+        // Oracle `--seed 3`: --only 19188, 18134, 16491, 19456.
+        Case(rule: "NSDate NS.time is an integer beyond 64 bits", code: "archive.shape_mismatch", key: "NS.time") {
+            HandBuilt.object("NSDate", ["NS.time": .integer(1_180_591_620_717_411_303_424)])
+        },
+        Case(rule: "NSValue edge inset is a reference", code: "archive.invalid_value", key: "NS.special") {
+            root("NSValue") { builder in
+                ["NS.special": 12, "NS.edgeval.top": .real(1), "NS.edgeval.left": .uid(builder.add(21)),
+                 "NS.edgeval.bottom": .real(3), "NS.edgeval.right": .real(4.5)]
+            }
+        },
+        Case(rule: "NSError NSUserInfo key is data", code: "archive.shape_mismatch", key: "NSUserInfo") {
+            root("NSError") { builder in
+                let info = builder.dictionary(keys: [builder.add(.data([1]))], values: [builder.add("v")])
+                return ["NSCode": 1, "NSDomain": .uid(builder.add("D")), "NSUserInfo": .uid(info)]
+            }
+        },
+        Case(rule: "NSDictionary keyed by an array", code: "archive.shape_mismatch", key: "NS.keys") {
+            HandBuilt.root { builder in
+                builder.dictionary(keys: [builder.array(of: [])], values: [builder.add("v")])
+            }
+        },
         Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },

@@ -98,11 +98,12 @@ extension KeyedArchive {
             return nil
         case .integer:
             // decodeInteger reads the value in place: a UID there decodes as 0.
-            guard plist[value].kind == .integer else { return mismatch("an inline integer") }
+            guard plist[value].kind == .integer, plist.int64(at: value) != nil else { return mismatch("an inline 64-bit integer") }
             return nil
         case .finiteNumber:
             // decodeDouble reads the value in place: a UID there decodes as 0.
-            guard plist[value].kind == .integer || plist[value].kind == .real,
+            // An integer beyond 64 bits is no NSNumber decodeDouble can read either.
+            guard plist[value].kind == .real || (plist[value].kind == .integer && plist.int64(at: value) != nil),
                   plist.double(at: value)?.isFinite == true else { return mismatch("an inline finite number") }
             return nil
         case .reference:
@@ -192,6 +193,10 @@ extension KeyedArchive {
             if keyUID == 0 || valueUID == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
+            } else if archiveClass(of: keyUID)?.shape?.isCollection == true {
+                // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456).
+                problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
+                                             "\(className) key \(position) is a collection"))
             } else if !seen.insert(memberIdentity(keyUID)).inserted {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.keys", element: position,
                                              "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
@@ -291,6 +296,11 @@ extension KeyedArchive {
     /// with an explicit stack and a visited set: linear in the objects, no recursion.
     private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
         guard let root = field(uid, "NSUserInfo").flatMap(referencedUID), root != 0 else { return nil }
+        // userInfo is `[String: Any]`: corelibs drops an entry with another key (oracle --seed 3 --only 16491).
+        if archiveClass(of: root)?.shape == .dictionary, let keys = uidArray(root, "NS.keys"),
+           keys.contains(where: { !isStringObject(plist.uidValue(ofReference: $0)) }) {
+            return ShapeProblem(.shapeMismatch, key: "NSUserInfo", "\(className) NSUserInfo has a key that is not a string")
+        }
         var visited = Set<Int>([root])
         var pending = [root]
         while let current = pending.popLast() {
