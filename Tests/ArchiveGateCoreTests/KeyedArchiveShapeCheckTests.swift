@@ -185,6 +185,11 @@ import Testing
                 builder.dictionary(keys: [builder.array(of: [])], values: [builder.add("v")])
             }
         },
+        Case(rule: "NSDictionary keyed by a dictionary", code: "archive.shape_mismatch", key: "NS.keys") {
+            HandBuilt.root { builder in
+                builder.dictionary(keys: [builder.dictionary(keys: [], values: [])], values: [builder.add("v")])
+            }
+        },
         Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },

@@ -193,8 +193,8 @@ extension KeyedArchive {
             if keyUID == 0 || valueUID == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
-            } else if archiveClass(of: keyUID)?.shape?.isCollection == true {
-                // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456).
+            } else if let keyShape = archiveClass(of: keyUID)?.shape, keyShape.isCollection || keyShape == .dictionary {
+                // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456, 27125).
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
                                              "\(className) key \(position) is a collection"))
             } else if !seen.insert(memberIdentity(keyUID)).inserted {
