@@ -5,7 +5,9 @@ enum KnownCorelibsBug: String, CaseIterable {
     /// when the key is absent; Apple's returns nil and the class carries on. So corelibs refuses an
     /// NSAttributedString without `NSAttributeInfo` (which its own archiver, like Apple's, omits for
     /// a single attribute run: it cannot decode its own output), an NSError without `NSUserInfo`
-    /// and an NSURL without `NS.base`. Discounted for those optional keys only.
+    /// and an NSURL without `NS.base`; inside a collection the failed object becomes a nil that
+    /// traps. Discounted for those optional keys only, and only when Foundation decodes the archive
+    /// with them written as `$null` (Apple's reading) to our JSON (`Oracle.classify`).
     case missingOptionalKey = "corelibs: absent optional key (NSAttributeInfo, NSUserInfo, NS.base) is an error"
 
     /// corelibs' `NSDecimalNumber.init(coder:)` reads `NS.mantissa` with `decodeObject(forKey:)`,
@@ -16,10 +18,15 @@ enum KnownCorelibsBug: String, CaseIterable {
     /// discounted (a refusal, or a trap when a collection receives the nil).
     case decimalNumberNeverDecodes = "corelibs: NSDecimalNumber never decodes"
 
+    /// corelibs' NSError traps in `hash` (which is also why corelibs cannot archive one), so an
+    /// NSError as a set or ordered-set member or a dictionary key crashes the decode; Apple's
+    /// hashes it. Discounted only for a crash on an archive with an NSError in such a place.
+    case errorHashTraps = "corelibs: NSError in a set or as a dictionary key traps (hash)"
+
     /// The bug behind a Foundation refusal of an archive ArchiveGate accepted, if it is a known one.
     static func explainRefusal(message: String, archive: ArchiveModel) -> KnownCorelibsBug? {
-        for key in ["NSAttributeInfo", "NSUserInfo", "NS.base"] where message.contains("No value found for key Optional(\"\(key)\")") {
-            return .missingOptionalKey
+        if message.hasPrefix("signal"), archive.hasHashedError {
+            return .errorHashTraps
         }
         // Whatever else is wrong with it, an archive holding an NSDecimalNumber cannot be decoded by
         // corelibs (it refuses, or traps further up when a collection receives the nil), so

@@ -35,7 +35,9 @@ final class WorkerClient {
             remembered += 1
             return known
         }
-        let answer = measuredDecode(archive)
+        var answer = measuredDecode(archive)
+        // A stall of the shared machine is not Foundation's answer: one more try, on a fresh worker.
+        if answer.status == .timedOut { answer = measuredDecode(archive) }
         if answer.status != .timedOut, answers.count < Self.maxRemembered { answers[archive] = answer }
         return answer
     }

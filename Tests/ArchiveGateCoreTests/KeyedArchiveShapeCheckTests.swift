@@ -153,11 +153,56 @@ import Testing
         Case(rule: "NSAttributedString NSString is inline", code: "archive.shape_mismatch", key: "NSString") {
             HandBuilt.object("NSMutableAttributedString", ["NSString": "text"])
         },
+        // Oracle `--seed 3 --only 6031`: corelibs traps bridging it (in NSError's userInfo); Apple's NSURL is nil.
+        Case(rule: "NSURL NS.relative is empty without a base", code: "archive.invalid_value", key: "NS.relative") {
+            root("NSURL") { builder in ["NS.base": .uid(0), "NS.relative": .uid(builder.add(""))] }
+        },
+        // Oracle `--seed 3 --only 812`: decodeInteger/decodeDouble read in place, so a UID there decodes as 0.
+        Case(rule: "NSError NSCode is a reference to an integer", code: "archive.shape_mismatch", key: "NSCode") {
+            root("NSError") { builder in ["NSCode": .uid(builder.add(1_099_511_627_776)), "NSDomain": .uid(builder.add("D"))] }
+        },
+        Case(rule: "NSDate NS.time is a reference to a real", code: "archive.shape_mismatch", key: "NS.time") {
+            root("NSDate") { builder in ["NS.time": .uid(builder.add(.real(5)))] }
+        },
+        // Oracle `--seed 3`: --only 19188, 18134, 16491, 19456.
+        Case(rule: "NSDate NS.time is an integer beyond 64 bits", code: "archive.shape_mismatch", key: "NS.time") {
+            HandBuilt.object("NSDate", ["NS.time": .integer(1_180_591_620_717_411_303_424)])
+        },
+        Case(rule: "NSValue edge inset is a reference", code: "archive.invalid_value", key: "NS.special") {
+            root("NSValue") { builder in
+                ["NS.special": 12, "NS.edgeval.top": .real(1), "NS.edgeval.left": .uid(builder.add(21)),
+                 "NS.edgeval.bottom": .real(3), "NS.edgeval.right": .real(4.5)]
+            }
+        },
+        Case(rule: "NSError NSUserInfo key is data", code: "archive.shape_mismatch", key: "NSUserInfo") {
+            root("NSError") { builder in
+                let info = builder.dictionary(keys: [builder.add(.data([1]))], values: [builder.add("v")])
+                return ["NSCode": 1, "NSDomain": .uid(builder.add("D")), "NSUserInfo": .uid(info)]
+            }
+        },
+        Case(rule: "NSDictionary keyed by an array", code: "archive.shape_mismatch", key: "NS.keys") {
+            HandBuilt.root { builder in
+                builder.dictionary(keys: [builder.array(of: [])], values: [builder.add("v")])
+            }
+        },
+        Case(rule: "NSDictionary keyed by a dictionary", code: "archive.shape_mismatch", key: "NS.keys") {
+            HandBuilt.root { builder in
+                builder.dictionary(keys: [builder.dictionary(keys: [], values: [])], values: [builder.add("v")])
+            }
+        },
         Case(rule: "NSURL has no NS.base (Foundation writes $null)", code: "archive.missing_field", key: "NS.base") {
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },
         Case(rule: "NSAttributedString runs without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
             root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text")), "NSAttributeInfo": .data([4, 0])] }
+        },
+        // Oracle smoke `--only 504`: corelibs reads attributes only for a non-empty string, and then requires them.
+        Case(rule: "NSAttributedString non-empty string without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("\u{0}"))] }
+        },
+        // Oracle smoke `--only 633`, `--only 914`: NSAttributes retargeted to $null.
+        Case(rule: "NSMutableAttributedString NSAttributes is $null", code: "archive.missing_field", key: "NSAttributes") {
+            root("NSMutableAttributedString") { builder in ["NSString": .uid(builder.add("abc")), "NSAttributes": .uid(0)] }
         },
         Case(rule: "NSAttributedString NSAttributes array without NSAttributeInfo", code: "archive.missing_field", key: "NSAttributeInfo") {
             HandBuilt.root { builder in
@@ -202,6 +247,10 @@ import Testing
         Case(rule: "NSNumber as an instance dictionary", code: "archive.shape_mismatch") { HandBuilt.object("NSNumber", ["NS.intval": 3]) },
         Case(rule: "NSSet with NS.object.N fields", code: "archive.shape_mismatch") {
             root("NSSet") { builder in ["NS.object.0": .uid(builder.add("a"))] }
+        },
+        // Oracle `--seed 3 --only 6599`: corelibs refuses the inline number; no archiver writes one of each.
+        Case(rule: "NSValue range with one inline and one referenced number", code: "archive.shape_mismatch", key: "NS.rangeval.length") {
+            root("NSValue") { builder in ["NS.special": 4, "NS.rangeval.location": .uid(builder.add(239)), "NS.rangeval.length": 384] }
         },
         Case(rule: "NSValue without NS.special or an ObjC type", code: "archive.missing_field", key: "NS.special") {
             root("NSValue") { builder in ["NS.sizeval": .uid(builder.add("{3.0, 4.25}"))] }

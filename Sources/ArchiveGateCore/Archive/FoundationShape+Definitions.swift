@@ -45,9 +45,9 @@ extension FoundationShape {
         case inlineData
         /// Data inline or by reference; `bytes` is the exact length when Foundation checks one.
         case data(bytes: Int?)
-        /// An integer, inline or a UID of an inline integer.
+        /// An inline integer (read with `decodeInteger`, which does not follow a UID).
         case integer
-        /// A finite integer or real, inline or a UID of one.
+        /// An inline finite integer or real (read with `decodeDouble`, which does not follow a UID).
         case finiteNumber
         /// A UID (the class found there is checked by the walk against `accepts`).
         case reference
@@ -146,7 +146,7 @@ extension FoundationShape {
         case .attributedString:
             Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
                 Field("NSString", .stringReference, required: true, accepts: Self.strings, json: .reference("string")),
-                // Foundation leaves NSAttributes out when the string has no attributes.
+                // Foundation leaves NSAttributes out for an empty string only (checkRuns requires it otherwise).
                 Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
                       json: .reference("attributes")),
                 Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas, json: .runs("runs")),

@@ -35,7 +35,8 @@ extension KeyedArchive {
         case 12:
             var insets = [Double]()
             for key: StaticString in ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"] {
-                guard let index = scalarField(uid, key), plist[index].kind == .real || plist[index].kind == .integer,
+                // Read with decodeDouble, which does not follow a UID: inline only.
+                guard let index = field(uid, key), plist[index].kind == .real || plist[index].kind == .integer,
                       let value = plist.double(at: index) else { return nil }
                 insets.append(value)
             }

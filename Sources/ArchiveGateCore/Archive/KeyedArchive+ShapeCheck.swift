@@ -41,6 +41,8 @@ extension KeyedArchive {
                 }
             } else if valueContents(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
+            } else if let problem = checkRangeLayout(uid, className: className) {
+                problems.append(problem)
             }
         case .decimalNumber:
             if decimalString(uid) == nil {
@@ -95,11 +97,14 @@ extension KeyedArchive {
             }
             return nil
         case .integer:
-            guard let index = scalarField(uid, spec.key), plist[index].kind == .integer else { return mismatch("an integer") }
+            // decodeInteger reads the value in place: a UID there decodes as 0.
+            guard plist[value].kind == .integer, plist.int64(at: value) != nil else { return mismatch("an inline 64-bit integer") }
             return nil
         case .finiteNumber:
-            guard let index = scalarField(uid, spec.key), plist[index].kind == .integer || plist[index].kind == .real,
-                  plist.double(at: index)?.isFinite == true else { return mismatch("a finite number") }
+            // decodeDouble reads the value in place: a UID there decodes as 0.
+            // An integer beyond 64 bits is no NSNumber decodeDouble can read either.
+            guard plist[value].kind == .real || (plist[value].kind == .integer && plist.int64(at: value) != nil),
+                  plist.double(at: value)?.isFinite == true else { return mismatch("an inline finite number") }
             return nil
         case .reference:
             return referencedUID(value) == nil ? mismatch("a reference") : nil
@@ -188,11 +193,25 @@ extension KeyedArchive {
             if keyUID == 0 || valueUID == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
+            } else if let keyShape = archiveClass(of: keyUID)?.shape, keyShape.isCollection || keyShape == .dictionary {
+                // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456, 27125).
+                problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
+                                             "\(className) key \(position) is a collection"))
             } else if !seen.insert(memberIdentity(keyUID)).inserted {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.keys", element: position,
                                              "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
             }
         }
+    }
+
+    /// An NSValue range's two numbers are both inline (Apple's layout) or both references to
+    /// numbers (corelibs' layout, read with `decodeObject`, which refuses an inline one); no
+    /// archiver writes one of each.
+    private func checkRangeLayout(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let location = field(uid, "NS.rangeval.location"), let length = field(uid, "NS.rangeval.length"),
+              (referencedUID(location) == nil) != (referencedUID(length) == nil) else { return nil }
+        let inlineKey = referencedUID(location) == nil ? "NS.rangeval.location" : "NS.rangeval.length"
+        return ShapeProblem(.shapeMismatch, key: inlineKey, "\(className) \(inlineKey) is inline but the other range number is a reference")
     }
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
@@ -231,9 +250,17 @@ extension KeyedArchive {
     /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
     /// dictionary there is no table, or runs naming only it.
     private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
-        // Foundation omits NSAttributes only for a string without attributes, and then writes no runs.
+        // Foundation omits NSAttributes only for an empty string, and then writes no runs.
         if field(uid, "NSAttributes") == nil, field(uid, "NSAttributeInfo") != nil {
             return ShapeProblem(.missingField, key: "NSAttributes", "\(className) has an NSAttributeInfo run table but no NSAttributes")
+        }
+        // Foundation's archiver writes NSAttributes for every non-empty string (a dictionary for one
+        // run); its decoder reads attributes only then and refuses a non-empty string without them.
+        let attributesField = field(uid, "NSAttributes")
+        if attributesField == nil || attributesField.flatMap(referencedUID) == 0,
+           let text = referencedString(uid, "NSString"), !text.utf16.isEmpty {
+            return ShapeProblem(.missingField, key: "NSAttributes",
+                                "\(className) has a non-empty string but \(attributesField == nil ? "no" : "a $null") NSAttributes")
         }
         guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
               let text = referencedString(uid, "NSString") else { return nil }
@@ -269,6 +296,11 @@ extension KeyedArchive {
     /// with an explicit stack and a visited set: linear in the objects, no recursion.
     private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
         guard let root = field(uid, "NSUserInfo").flatMap(referencedUID), root != 0 else { return nil }
+        // userInfo is `[String: Any]`: corelibs drops an entry with another key (oracle --seed 3 --only 16491).
+        if archiveClass(of: root)?.shape == .dictionary, let keys = uidArray(root, "NS.keys"),
+           keys.contains(where: { !isStringObject(plist.uidValue(ofReference: $0)) }) {
+            return ShapeProblem(.shapeMismatch, key: "NSUserInfo", "\(className) NSUserInfo has a key that is not a string")
+        }
         var visited = Set<Int>([root])
         var pending = [root]
         while let current = pending.popLast() {

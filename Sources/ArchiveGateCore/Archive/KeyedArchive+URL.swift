@@ -21,7 +21,8 @@ extension KeyedArchive {
     }
 
     /// The absolute string of the NSURL built from `relatives` (the URL's own first, then its
-    /// bases), or nil when NSURL refuses one of the strings — and with it the whole decode.
+    /// bases), or nil when NSURL refuses one of the strings — and with it the whole decode — or
+    /// the result is empty.
     ///
     /// A base is handed on as a `URL` made from its absolute string, never by bridging the NSURL:
     /// the bridge traps on an NSURL that `URL` cannot represent (an empty string), and so does
@@ -37,6 +38,9 @@ extension KeyedArchive {
             guard let url = NSURL(string: relative, relativeTo: base) else { return nil }
             resolved = url
         }
-        return resolved.flatMap { Optional($0.absoluteString).flatMap { $0 } }
+        // An empty URL is nothing Apple's NSURL builds (`URLWithString:@""` is nil) and corelibs'
+        // traps bridging it to URL (NSError's userInfo does), so it is refused too.
+        guard let text = resolved.flatMap({ Optional($0.absoluteString).flatMap { $0 } }), !text.isEmpty else { return nil }
+        return text
     }
 }
