@@ -14,6 +14,9 @@ public struct GzipInflater {
     private var window: ByteBuffer
     private var output: [UInt8] = []
 
+    /// Bytes inflated so far (the server accounts them against its memory budget as they grow).
+    public var inflatedByteCount: Int { output.count }
+
     /// A fresh inflater whose output may not exceed `limit` bytes.
     public init(limit: Int) throws(InflateError) {
         do {

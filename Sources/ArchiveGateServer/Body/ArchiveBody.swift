@@ -12,10 +12,12 @@ import NIOCore
 ///     body             read chunk by chunk; past the body limit → 413 without buffering the rest
 ///     gzip             inflated as it arrives; past the archive limit → 413, bad stream → 400
 ///     connection lost  mid-body (client gone, body timeout) → 400 request.invalid, never a 500
+///     memory           what is buffered (plain body, inflated archive) is reserved from `lease` as
+///                      it grows: past the budget → 503 server.busy / 429 tenant.busy mid-body
 enum ArchiveBody {
     static let acceptedMediaTypes: Set<String> = ["application/octet-stream", "application/x-plist"]
 
-    static func read(_ request: Request, tenant: Tenant) async throws -> [UInt8] {
+    static func read(_ request: Request, tenant: Tenant, lease: MemoryLease) async throws -> [UInt8] {
         if let contentType = request.headers[.contentType] {
             let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
                 $0.trimmingCharacters(in: .whitespaces).lowercased()
@@ -41,8 +43,11 @@ enum ArchiveBody {
                 received += chunk.readableBytes
                 guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
                 if inflater != nil {
+                    let before = inflater!.inflatedByteCount
                     try inflater!.feed(chunk)
+                    try lease.reserve(inflater!.inflatedByteCount - before)
                 } else {
+                    try lease.reserve(chunk.readableBytes)
                     plain.append(contentsOf: chunk.readableBytesView)
                 }
             }

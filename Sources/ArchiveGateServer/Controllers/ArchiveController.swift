@@ -18,10 +18,10 @@ struct ArchiveController {
     /// 200 with the report; `valid: false` is still a 200: the request succeeded, the archive did not.
     @Sendable func validate(_ request: Request, context: Context) async throws -> Response {
         let tenant = try requireTenant(context)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         record(bytes: bytes.count, tenant: tenant, context: context)
         let inspector = try Self.inspector(tenant, request)
-        let report = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.validate(bytes) }
+        let report = try await context.lease.validate(bytes, with: inspector)
         record(report, tenant: tenant, context: context)
         return try json(status: .ok, body: JSONEncoder.sorted.encode(report))
     }
@@ -35,10 +35,10 @@ struct ArchiveController {
         guard let mode = OutputMode(rawValue: modeName) else {
             throw ProblemError.invalidRequest("mode is 'plain' or 'typed', not '\(modeName)'.")
         }
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         record(bytes: bytes.count, tenant: tenant, context: context)
         let inspector = try Self.inspector(tenant, request)
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
+        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
         record(inspection.report, tenant: tenant, context: context)
         guard let output = inspection.json else {
             throw ProblemError.policyRejected(inspection.report)

@@ -55,6 +55,7 @@ struct FetchController {
             throw ProblemError.fetchFailed(error)
         }
         metrics.recordFetch(outcome: "ok", tenant: tenant.id)
+        try context.lease.reserve(fetched.bytes.count)
         metrics.recordArchive(bytes: fetched.bytes.count, tenant: tenant.id)
         context.trace.update { $0.archiveBytes = fetched.bytes.count }
         if body.store {
@@ -62,7 +63,7 @@ struct FetchController {
         }
         // Like every other decode: large archives off the cooperative pool (DecodeExecutor).
         let bytes = fetched.bytes
-        let report = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.validate(bytes) }
+        let report = try await context.lease.validate(bytes, with: tenant.inspector)
         let codes = report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)
         context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }

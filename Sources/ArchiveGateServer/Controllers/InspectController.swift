@@ -25,14 +25,14 @@ struct InspectController {
     @Sendable func inspect(_ request: Request, context: Context) async throws -> Response {
         guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
         let mode = try ResultsController.mode(request)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
         context.trace.update { $0.archiveBytes = bytes.count }
 
         var policy = tenant.inspector.policy
         policy.onViolation = .redact
         let inspector = ArchiveInspector(policy: policy)
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
+        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
         let codes = inspection.report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)
         context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }

@@ -21,7 +21,7 @@ struct ResultRecorder: Sendable {
     /// decoded at all is a 422 problem and nothing is stored.
     func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
         let store = try requireStore()
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.convert(bytes, mode: mode) }
+        let inspection = try await context.lease.convert(bytes, mode: mode, with: tenant.inspector, cap: context.amplificationCap)
         let codes = inspection.report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)
         context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }

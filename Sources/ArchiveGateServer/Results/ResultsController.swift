@@ -34,7 +34,7 @@ struct ResultsController {
         let tenant = try requireTenant(context)
         _ = try recorder.requireStore()
         let mode = try Self.mode(request)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         recorder.metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
         context.trace.update { $0.archiveBytes = bytes.count }
         return try await recorder.record(bytes, source: .upload, mode: mode, tenant: tenant, context: context)
