@@ -77,6 +77,8 @@ public func buildApplication(
         additionalChannelHandlers: [RequestTimeoutHandler(headTimeout: TimeAmount(configuration.headerTimeout),
                                                           bodyTimeout: TimeAmount(configuration.bodyTimeout)),
                                     EarlyCloseHandler(),
+                                    ExpectContinueHandler(),
+                                    HeadRequestHandler(),
                                     SendTimeoutHandler(timeout: TimeAmount(configuration.sendTimeout),
                                                        onTimeout: { metrics.recordSendTimeout() })],
         idleTimeout: TimeAmount(configuration.idleTimeout)

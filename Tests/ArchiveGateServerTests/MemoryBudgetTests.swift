@@ -3,6 +3,9 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The server-wide memory budget (`MemoryBudget`), the amplification cap and the send timeout,
 /// over real HTTP on loopback.
@@ -78,8 +81,8 @@ import Testing
             #expect(refusal.json["code"] as? String == "tenant.busy")
             let other = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
             #expect(other.status == 200)
-            // The slot comes back when the holder goes away.
-            holder.close()
+            // The slot comes back when the holder goes away (shutdown: the deferred close is the only one).
+            shutdown(holder.descriptor, Int32(SHUT_RDWR))
             let freed = try await Self.firstReply(within: .seconds(20), until: { $0.status == 200 }) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
             }
@@ -112,6 +115,9 @@ import Testing
         }) { port in
             let reader = try RawConnection(port: port)
             defer { reader.close() }
+            // A small receive buffer: the kernel must not take the whole answer off the server's hands.
+            var size: Int32 = 64 << 10
+            setsockopt(reader.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
             let head = "POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: \(archive.count)\r\n\r\n"
             #expect(reader.send(Array(head.utf8) + archive))
@@ -165,3 +171,6 @@ import Testing
         return reply
     }
 }
+
+/// Its one stored property is an immutable descriptor; the tests use a connection from one task at a time.
+extension RawConnection: @unchecked Sendable {}

@@ -65,7 +65,8 @@ final class MemoryBudget: Sendable {
         let limits = self.limits
         return usage.withLock { usage in
             let tenantHeld = usage.tenantBytes[tenant, default: 0]
-            if bytes > limits.tenantBytes - tenantHeld {
+            // A share as large as the budget is the budget: its refusal is the server's (503).
+            if limits.tenantBytes < limits.totalBytes, bytes > limits.tenantBytes - tenantHeld {
                 return .tenantBusy("the tenant's requests in progress hold \(tenantHeld) of its \(limits.tenantBytes) bytes of server memory")
             }
             if bytes > limits.totalBytes - usage.bytes {
