@@ -37,15 +37,18 @@ enum ArchiveBody {
         }
         var received = 0
         var plain: [UInt8] = []
+        var refusal: ProblemError?
         do {
             var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil
             for try await chunk in request.body {
                 received += chunk.readableBytes
                 guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
                 if inflater != nil {
-                    let before = inflater!.inflatedByteCount
-                    try inflater!.feed(chunk)
-                    try lease.reserve(inflater!.inflatedByteCount - before)
+                    // Reserved window by window: 60 KB of gzip can inflate to 60 MiB in one chunk.
+                    try inflater!.feed(chunk) { bytes in
+                        do throws(ProblemError) { try lease.reserve(bytes) } catch { refusal = error; return false }
+                        return true
+                    }
                 } else {
                     try lease.reserve(chunk.readableBytes)
                     plain.append(contentsOf: chunk.readableBytesView)
@@ -55,6 +58,7 @@ enum ArchiveBody {
         } catch let problem as ProblemError {
             throw problem
         } catch let error as InflateError {
+            if error.code == .growthRefused, let refusal { throw refusal }
             throw error.problemError
         } catch {
             // The connection closed mid-body: the client went away or the body timeout cut it.
