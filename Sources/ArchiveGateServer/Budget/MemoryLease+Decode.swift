@@ -44,8 +44,11 @@ extension MemoryLease {
         let estimate = bytes.count * Self.decodeBytesPerArchiveByte + outputLimit
         try reserve(estimate)
         do {
-            let inspection = try await DecodeExecutor.run(bytes: bytes.count) { [inspector] in try inspector.convert(bytes, mode: mode) }
+            var inspection = try await DecodeExecutor.run(bytes: bytes.count) { [inspector] in try inspector.convert(bytes, mode: mode) }
             shrink(by: estimate - (inspection.json?.count ?? 0))
+            // The report states the policy's limits, as /v1/validate does; the amplification cap
+            // is the server's and speaks through its own problem.
+            inspection.report.limits.maxOutputBytes = absolute
             return inspection
         } catch let error as ArchiveGateError where error.code == "archive.output_limit_exceeded" && outputLimit < absolute
             && error.message.hasSuffix("exceed \(outputLimit) bytes") {

@@ -33,8 +33,8 @@ enum ConfigurationDefaults {
     static let memoryBudgetFraction: ConfigurationKey<Double> = .fraction("memory.budgetFraction", 0.5)
     /// How much of the budget one tenant's requests may hold at once.
     static let memoryTenantShare: ConfigurationKey<Double> = .fraction("memory.tenantShare", 0.5)
-    static let memoryMaxConcurrentUploads: ConfigurationKey<Int> = .integer("memory.maxConcurrentUploads", 64, in: 1...100_000)
-    static let memoryMaxConcurrentUploadsPerTenant: ConfigurationKey<Int> = .integer("memory.maxConcurrentUploadsPerTenant", 16, in: 1...100_000)
+    static let memoryMaxConcurrentUploads: ConfigurationKey<Int> = .integer("memory.maxConcurrentUploads", 128, in: 1...100_000)
+    static let memoryMaxConcurrentUploadsPerTenant: ConfigurationKey<Int> = .integer("memory.maxConcurrentUploadsPerTenant", 32, in: 1...100_000)
     /// JSON output may be at most this many times the archive (at least 1 MiB).
     static let memoryAmplificationFactor: ConfigurationKey<Int> = .integer("memory.amplificationFactor", 16, in: 1...1_000_000)
 
