@@ -25,24 +25,27 @@ public struct GzipInflater {
         window = ByteBufferAllocator().buffer(capacity: Self.windowSize)
     }
 
-    /// Inflates one chunk of the request body.
-    public mutating func feed(_ chunk: ByteBuffer) throws(InflateError) {
+    /// Inflates one chunk of the request body. `admit` is asked for the bytes each time the output
+    /// buffer is about to grow (doubling, so at most 2 × the output is ever allocated), so a caller
+    /// can account for memory as it grows rather than after a small chunk has inflated to
+    /// megabytes; false stops with `growthRefused`.
+    public mutating func feed(_ chunk: ByteBuffer, admitting admit: (Int) -> Bool = { _ in true }) throws(InflateError) {
         var input = chunk
         guard input.readableBytes > 0 else { return }
         while true {
             window.clear()
             do {
                 try decompressor.inflate(from: &input, to: &window)
-                try drainWindow()
+                try drainWindow(admit)
                 // A normal return with input left means zlib hit the end of the stream.
                 if input.readableBytes > 0 {
                     throw InflateError(.invalidGzip, "data follows the end of the gzip stream")
                 }
                 return
             } catch let error as CompressNIOError where error == .bufferOverflow {
-                try drainWindow()  // the window is full; keep inflating the same input
+                try drainWindow(admit)  // the window is full; keep inflating the same input
             } catch let error as CompressNIOError where error == .inputBufferOverflow {
-                try drainWindow()
+                try drainWindow(admit)
                 return
             } catch let error as InflateError {
                 throw error
@@ -71,10 +74,18 @@ public struct GzipInflater {
         return output
     }
 
-    private mutating func drainWindow() throws(InflateError) {
+    private mutating func drainWindow(_ admit: (Int) -> Bool) throws(InflateError) {
         guard window.readableBytes > 0 else { return }
         guard output.count + window.readableBytes <= limit else {
             throw InflateError(.inflatedTooLarge, limit: limit, "the gzip body inflates past \(limit) bytes")
+        }
+        let needed = output.count + window.readableBytes
+        if needed > output.capacity {
+            let grown = max(needed, output.capacity * 2)
+            guard admit(grown - output.capacity) else {
+                throw InflateError(.growthRefused, "more inflated output was refused")
+            }
+            output.reserveCapacity(grown)
         }
         output.append(contentsOf: window.readableBytesView)
     }

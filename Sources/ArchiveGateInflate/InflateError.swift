@@ -7,6 +7,7 @@ public struct InflateError: Error, Hashable, Sendable, CustomStringConvertible {
             case invalidGzip = "request.invalid_gzip"
             case inflatedTooLarge = "request.inflated_too_large"
             case unavailable = "server.internal"
+            case growthRefused = "inflate.growth_refused"
         }
 
         private let base: Base
@@ -18,6 +19,9 @@ public struct InflateError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let inflatedTooLarge = Code(.inflatedTooLarge)
         /// zlib could not be set up (out of memory): the server's fault, not the body's.
         public static let unavailable = Code(.unavailable)
+        /// The caller's `admitting` check refused more output (the server's memory budget); the
+        /// caller knows why and answers with its own problem.
+        public static let growthRefused = Code(.growthRefused)
 
         public var rawValue: String { base.rawValue }
         public var description: String { base.rawValue }

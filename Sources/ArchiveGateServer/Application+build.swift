@@ -13,7 +13,7 @@ import NIOCore
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
 ///             ─▶ / and /ui/<file>: InspectorController (the inspector page; ui.enabled)   (no auth)
-///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController  (validate, convert)
+///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ MemoryBudgetMiddleware ─▶ ArchiveController  (validate, convert)
 ///                     (Bearer key → tenant)      (token bucket → 429)    ResultsController  (/v1/archives → store)
 ///                                                                        FetchController    (libcurl → core [→ store])
 ///                                                                        InspectController  (report + JSON for the page)
@@ -57,9 +57,15 @@ public func buildApplication(
     }
     OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)
     if configuration.uiEnabled { InspectorController().register(on: router) }
+    let budget = MemoryBudget(limits: configuration.memory.limits())
+    logger.info("memory budget", metadata: ["bytes": .stringConvertible(budget.limits.totalBytes),
+                                            "tenant_bytes": .stringConvertible(budget.limits.tenantBytes)])
     let v1 = router.group("v1")
         .add(middleware: AuthenticationMiddleware(tenants: tenants))
         .add(middleware: RateLimitMiddleware())
+        .add(middleware: MemoryBudgetMiddleware(budget: budget,
+                                                amplificationCap: AmplificationCap(factor: configuration.memory.amplificationFactor),
+                                                metrics: metrics))
     let recorder = ResultRecorder(store: store, metrics: metrics)
     ArchiveController(metrics: metrics).register(on: v1)
     WriteController(metrics: metrics).register(on: v1)
@@ -71,7 +77,11 @@ public func buildApplication(
     let http1 = HTTP1Channel.Configuration(
         additionalChannelHandlers: [RequestTimeoutHandler(headTimeout: TimeAmount(configuration.headerTimeout),
                                                           bodyTimeout: TimeAmount(configuration.bodyTimeout)),
-                                    EarlyCloseHandler()],
+                                    EarlyCloseHandler(),
+                                    ExpectContinueHandler(),
+                                    HeadRequestHandler(),
+                                    SendTimeoutHandler(timeout: TimeAmount(configuration.sendTimeout),
+                                                       onTimeout: { metrics.recordSendTimeout() })],
         idleTimeout: TimeAmount(configuration.idleTimeout)
     )
     return Application(

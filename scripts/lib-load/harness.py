@@ -72,8 +72,9 @@ def machine():
 
 
 class Tenant:
-    def __init__(self, ident, rate=1e9, burst=1_000_000_000, max_archive_bytes=None):
+    def __init__(self, ident, rate=1e9, burst=1_000_000_000, max_archive_bytes=None, policy=None):
         self.id = ident
+        self.policy = policy  # None: config/load/policy.json
         self.key = f"{ident}-load-key-{os.urandom(6).hex()}"
         self.rate = rate
         self.burst = burst
@@ -84,7 +85,7 @@ class Server:
     """`archivegate serve` with its own config folder, on a free 127.0.0.1 port."""
 
     def __init__(self, binary, tenants, header_timeout=10, idle_timeout=30, body_timeout=120, log_level="info",
-                 label="server"):
+                 label="server", settings=None):
         self.binary = binary
         self.tenants = {tenant.id: tenant for tenant in tenants}
         self.header_timeout = header_timeout
@@ -92,6 +93,8 @@ class Server:
         self.idle_timeout = idle_timeout
         self.log_level = log_level
         self.label = label
+        # More server.json sections/keys, merged over the ones written here ({"memory": {...}}).
+        self.settings = settings or {}
         self.directory = tempfile.mkdtemp(prefix="archivegate-load-")
         self.process = None
         self.port = None
@@ -102,13 +105,16 @@ class Server:
     def _write_config(self):
         tenants = os.path.join(self.directory, "tenants")
         os.makedirs(tenants, exist_ok=True)
+        config = {
+            "http": {"host": "127.0.0.1", "headerTimeoutSeconds": self.header_timeout,
+                     "idleTimeoutSeconds": self.idle_timeout, "bodyTimeoutSeconds": self.body_timeout},
+            "tenants": {"directory": "tenants"},
+            "log": {"level": self.log_level},
+        }
+        for section, values in self.settings.items():
+            config.setdefault(section, {}).update(values)
         with open(os.path.join(self.directory, "server.json"), "w") as out:
-            json.dump({
-                "http": {"host": "127.0.0.1", "headerTimeoutSeconds": self.header_timeout,
-                         "idleTimeoutSeconds": self.idle_timeout, "bodyTimeoutSeconds": self.body_timeout},
-                "tenants": {"directory": "tenants"},
-                "log": {"level": self.log_level},
-            }, out, indent=2)
+            json.dump(config, out, indent=2)
         with open(POLICY) as file:
             policy = json.load(file)
         for tenant in self.tenants.values():
@@ -119,7 +125,7 @@ class Server:
                 "id": tenant.id,
                 "description": "scripts/load test tenant",
                 "keys": [digest],
-                "policy": policy,
+                "policy": tenant.policy or policy,
                 "rateLimit": {"requestsPerSecond": tenant.rate, "burst": tenant.burst},
             }
             if tenant.max_archive_bytes:

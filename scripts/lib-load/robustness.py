@@ -1,4 +1,4 @@
-"""scripts/robustness: four scenarios against a release `archivegate serve`, each asserting its
+"""scripts/robustness: eight scenarios against a release `archivegate serve`, each asserting its
 outcome (see scripts/robustness and docs/RELIABILITY.md)."""
 
 import argparse
@@ -16,6 +16,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import config_attacks  # noqa: E402
 import harness  # noqa: E402
+import memory_attacks  # noqa: E402
 from harness import Failure, check, say  # noqa: E402
 
 HEADER_TIMEOUT = 2   # s: http.headerTimeoutSeconds of the test server
@@ -481,8 +482,9 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/robustness")
     parser.add_argument("--binary", required=True)
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--only", default="a,b,c,d,e,f",
-                        help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, f early close)")
+    parser.add_argument("--only", default="a,b,c,d,e,f,g,h",
+                        help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, "
+                             "f early close, g amplification with non-reading clients, h held gzip trailers)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     harness.install_signal_cleanup()
@@ -491,20 +493,26 @@ def main():
     calm = harness.Tenant("calm")
     flood = harness.Tenant("flood", rate=FLOOD_RATE, burst=FLOOD_BURST)
     hostile = harness.Tenant("hostile", max_archive_bytes=1 << 20)
+    greedy = harness.Tenant("greedy", policy={"allow": ["foundation"]})  # default limits: (g) and (h) need archives of 1 MiB and more
     failures = []
     server = None
+    budget_server = None
     try:
         if only & {"a", "c", "d", "f"}:
             server = harness.Server(args.binary, [calm, flood, hostile], header_timeout=HEADER_TIMEOUT,
                                     idle_timeout=IDLE_TIMEOUT, body_timeout=BODY_TIMEOUT,
                                     label="robustness server").start()
             harness.check_fixture_accepted(server, calm, "1k")
+        if only & {"g", "h"}:
+            budget_server = memory_attacks.start_server(args.binary, calm, greedy)
         for letter, run in (("a", lambda: scenario_slow(server, calm, args.short)),
                             ("b", lambda: scenario_sigterm(args.binary, args.short)),
                             ("c", lambda: scenario_flood(server, calm, flood, args.short)),
                             ("d", lambda: scenario_hostile(server, calm, hostile, args.short)),
                             ("e", lambda: config_attacks.scenario_config(args.binary, args.short)),
-                            ("f", lambda: config_attacks.scenario_early_close(server, calm, BODY_TIMEOUT, args.short))):
+                            ("f", lambda: config_attacks.scenario_early_close(server, calm, BODY_TIMEOUT, args.short)),
+                            ("g", lambda: memory_attacks.scenario_amplification(budget_server, calm, greedy, args.short)),
+                            ("h", lambda: memory_attacks.scenario_held_trailers(budget_server, calm, greedy, args.short))):
             if letter not in only:
                 continue
             started = time.monotonic()
@@ -514,11 +522,15 @@ def main():
                 say(f"FAIL: {failure}")
                 failures.append(letter)
             say(f"({letter}) took {time.monotonic() - started:.0f} s")
-            if server is not None and letter not in ("b", "e"):
+            if letter in ("g", "h"):
+                check(budget_server.alive(), f"the memory-budget server died during ({letter}): {budget_server.log_tail()}")
+            elif server is not None and letter not in ("b", "e"):
                 check(server.alive(), f"the robustness server died during ({letter}): {server.log_tail()}")
     finally:
         if server is not None:
             server.stop()
+        if budget_server is not None:
+            budget_server.stop()
     check(not failures, f"scenarios failed: {', '.join(failures)}")
     say("passed: " + ", ".join(sorted(only)))
 

@@ -12,10 +12,12 @@ import NIOCore
 ///     body             read chunk by chunk; past the body limit → 413 without buffering the rest
 ///     gzip             inflated as it arrives; past the archive limit → 413, bad stream → 400
 ///     connection lost  mid-body (client gone, body timeout) → 400 request.invalid, never a 500
+///     memory           what is buffered (plain body, inflated archive) is reserved from `lease` as
+///                      it grows: past the budget → 503 server.busy / 429 tenant.busy mid-body
 enum ArchiveBody {
     static let acceptedMediaTypes: Set<String> = ["application/octet-stream", "application/x-plist"]
 
-    static func read(_ request: Request, tenant: Tenant) async throws -> [UInt8] {
+    static func read(_ request: Request, tenant: Tenant, lease: MemoryLease) async throws -> [UInt8] {
         try ArchiveRequestContext.requireMediaType(request, in: acceptedMediaTypes,
                                                    named: "application/octet-stream or application/x-plist")
         let gzip: Bool
@@ -31,14 +33,20 @@ enum ArchiveBody {
         }
         var received = 0
         var plain: [UInt8] = []
+        var refusal: ProblemError?
         do {
             var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil
             for try await chunk in request.body {
                 received += chunk.readableBytes
                 guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
                 if inflater != nil {
-                    try inflater!.feed(chunk)
+                    // Reserved window by window: 60 KB of gzip can inflate to 60 MiB in one chunk.
+                    try inflater!.feed(chunk) { bytes in
+                        do throws(ProblemError) { try lease.reserve(bytes) } catch { refusal = error; return false }
+                        return true
+                    }
                 } else {
+                    try lease.reserve(chunk.readableBytes)
                     plain.append(contentsOf: chunk.readableBytesView)
                 }
             }
@@ -46,6 +54,7 @@ enum ArchiveBody {
         } catch let problem as ProblemError {
             throw problem
         } catch let error as InflateError {
+            if error.code == .growthRefused, let refusal { throw refusal }
             throw error.problemError
         } catch {
             // The connection closed mid-body: the client went away or the body timeout cut it.

@@ -17,6 +17,8 @@ enum ConfigurationDefaults {
     static let httpHeaderTimeoutSeconds: ConfigurationKey<Int> = .integer("http.headerTimeoutSeconds", 10, in: 1...3600)
     static let httpBodyTimeoutSeconds: ConfigurationKey<Int> = .integer("http.bodyTimeoutSeconds", 120, in: 1...86400)
     static let httpIdleTimeoutSeconds: ConfigurationKey<Int> = .integer("http.idleTimeoutSeconds", 30, in: 1...86400)
+    /// A response the client does not read for this long (the connection stays unwritable) is cut.
+    static let httpSendTimeoutSeconds: ConfigurationKey<Int> = .integer("http.sendTimeoutSeconds", 30, in: 1...86400)
 
     static let tenantsDirectory: ConfigurationKey<String> = .string("tenants.directory", "tenants")
 
@@ -24,6 +26,17 @@ enum ConfigurationDefaults {
     static let limitsMaxArchiveBytes: ConfigurationKey<Int> = .size("limits.maxArchiveBytes", 64 << 20)
     static let limitsRequestsPerSecond: ConfigurationKey<Double> = .positiveNumber("limits.requestsPerSecond", 50)
     static let limitsBurst: ConfigurationKey<Int> = .integer("limits.burst", 100, in: 1...Int.max)
+
+    /// The server's memory budget (`MemoryBudget`); "auto": `budgetFraction` of the container's
+    /// memory (cgroup `memory.max`, else physical memory).
+    static let memoryBudgetBytes: ConfigurationKey<Int?> = .sizeOrAuto("memory.budgetBytes")
+    static let memoryBudgetFraction: ConfigurationKey<Double> = .fraction("memory.budgetFraction", 0.5)
+    /// How much of the budget one tenant's requests may hold at once.
+    static let memoryTenantShare: ConfigurationKey<Double> = .fraction("memory.tenantShare", 0.5)
+    static let memoryMaxConcurrentUploads: ConfigurationKey<Int> = .integer("memory.maxConcurrentUploads", 128, in: 1...100_000)
+    static let memoryMaxConcurrentUploadsPerTenant: ConfigurationKey<Int> = .integer("memory.maxConcurrentUploadsPerTenant", 32, in: 1...100_000)
+    /// JSON output may be at most this many times the archive (at least 1 MiB).
+    static let memoryAmplificationFactor: ConfigurationKey<Int> = .integer("memory.amplificationFactor", 16, in: 1...1_000_000)
 
     static let logLevel: ConfigurationKey<Logger.Level> = .logLevel("log.level", .info)
 
@@ -50,9 +63,11 @@ enum ConfigurationDefaults {
 
     /// Every key, in README order.
     static let all: [any AnyConfigurationKey] = [
-        httpHost, httpPort, httpHeaderTimeoutSeconds, httpBodyTimeoutSeconds, httpIdleTimeoutSeconds,
+        httpHost, httpPort, httpHeaderTimeoutSeconds, httpBodyTimeoutSeconds, httpIdleTimeoutSeconds, httpSendTimeoutSeconds,
         tenantsDirectory,
         limitsMaxBodyBytes, limitsMaxArchiveBytes, limitsRequestsPerSecond, limitsBurst,
+        memoryBudgetBytes, memoryBudgetFraction, memoryTenantShare, memoryMaxConcurrentUploads,
+        memoryMaxConcurrentUploadsPerTenant, memoryAmplificationFactor,
         logLevel,
         fetchAllowedRanges, fetchAcknowledgeWideAllowedRanges, fetchMaxBytes, fetchConnectTimeoutSeconds,
         fetchTotalTimeoutSeconds, fetchMaxConcurrentPerTenant,

@@ -40,7 +40,30 @@ extension ConfigurationKey where Value == Int {
 
 }
 
+extension ConfigurationKey where Value == Int? {
+    /// `"auto"` (nil: the server works it out) or a size as for `size`.
+    static func sizeOrAuto(_ name: String) -> Self {
+        let size = ConfigurationKey<Int>.size(name, 1)
+        return .init(name: name, defaultValue: nil, documentedDefault: .value(.string("auto"))) { raw in
+            switch raw {
+            case .json(.string("auto")), .text("auto"): .success(nil)
+            default: size.parse(raw).map { $0 }.mapError { ConfigurationProblem("\($0.message), or \"auto\"") }
+            }
+        }
+    }
+}
+
 extension ConfigurationKey where Value == Double {
+    /// A fraction in (0, 1] (shares of the memory budget).
+    static func fraction(_ name: String, _ defaultValue: Double) -> Self {
+        let number = positiveNumber(name, defaultValue)
+        return .init(name: name, defaultValue: defaultValue, documentedDefault: number.documentedDefault) { raw in
+            number.parse(raw).flatMap { value in
+                value <= 1 ? .success(value) : .failure(ConfigurationProblem("\(value) is not a fraction from 0 (exclusive) to 1"))
+            }
+        }
+    }
+
     /// A positive number (rates).
     static func positiveNumber(_ name: String, _ defaultValue: Double) -> Self {
         let shown: ConfigurationJSON = Double(Int(defaultValue)) == defaultValue ? .integer(Int(defaultValue)) : .number(defaultValue)

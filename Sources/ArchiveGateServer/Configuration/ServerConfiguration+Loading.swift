@@ -41,6 +41,7 @@ extension ServerConfiguration {
         configuration.headerTimeout = .seconds(try sources.value(Key.httpHeaderTimeoutSeconds))
         configuration.bodyTimeout = .seconds(try sources.value(Key.httpBodyTimeoutSeconds))
         configuration.idleTimeout = .seconds(try sources.value(Key.httpIdleTimeoutSeconds))
+        configuration.sendTimeout = .seconds(try sources.value(Key.httpSendTimeoutSeconds))
 
         let tenants = try sources.value(Key.tenantsDirectory)
         if tenants.hasPrefix("/") {
@@ -56,6 +57,15 @@ extension ServerConfiguration {
         tenantDefaults.requestsPerSecond = try sources.value(Key.limitsRequestsPerSecond)
         tenantDefaults.burst = try sources.value(Key.limitsBurst)
         configuration.tenantDefaults = tenantDefaults
+
+        var memory = MemorySettings()
+        memory.budgetBytes = try sources.value(Key.memoryBudgetBytes)
+        memory.budgetFraction = try sources.value(Key.memoryBudgetFraction)
+        memory.tenantShare = try sources.value(Key.memoryTenantShare)
+        memory.maxConcurrentUploads = try sources.value(Key.memoryMaxConcurrentUploads)
+        memory.maxConcurrentUploadsPerTenant = try sources.value(Key.memoryMaxConcurrentUploadsPerTenant)
+        memory.amplificationFactor = try sources.value(Key.memoryAmplificationFactor)
+        configuration.memory = memory
 
         var fetch = FetchSettings()
         fetch.allowedRanges = try sources.value(Key.fetchAllowedRanges).compactMap(IPAddressRange.init)

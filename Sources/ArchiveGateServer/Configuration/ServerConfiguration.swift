@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     /// A connection with nothing to read for this long is closed: a stalled body upload, or an idle
     /// keep-alive connection.
     public var idleTimeout: Duration = .seconds(ConfigurationDefaults.httpIdleTimeoutSeconds.defaultValue)
+    /// A response the client stops reading (connection unwritable) for this long is cut.
+    public var sendTimeout: Duration = .seconds(ConfigurationDefaults.httpSendTimeoutSeconds.defaultValue)
+    /// The memory budget, its shares and the amplification cap (`memory.*`).
+    public var memory: MemorySettings = MemorySettings()
     /// Folder of tenant files (`*.json`); nil or missing folder means no tenants.
     public var tenantsDirectory: String?
     /// More tenant folders, loaded after `tenantsDirectory` (`archivegate serve --extra-tenants`;

@@ -18,10 +18,10 @@ struct ArchiveController {
     /// 200 with the report; `valid: false` is still a 200: the request succeeded, the archive did not.
     @Sendable func validate(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let inspector = try Context.inspector(tenant, request)
-        let report = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.validate(bytes) }
+        let report = try await context.lease.validate(bytes, with: inspector)
         context.record(report, tenant: tenant, metrics: metrics)
         return try .json(.ok, JSONEncoder.sorted.encode(report))
     }
@@ -32,10 +32,10 @@ struct ArchiveController {
     @Sendable func convert(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
         let mode = try Context.outputMode(request)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let inspector = try Context.inspector(tenant, request)
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
+        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
         guard let output = inspection.json else {
             throw ProblemError.policyRejected(inspection.report)

@@ -55,13 +55,14 @@ struct FetchController {
             throw error
         }
         metrics.recordFetch(outcome: "ok", tenant: tenant.id)
+        try context.lease.reserve(fetched.bytes.count)
         context.recordArchive(bytes: fetched.bytes.count, tenant: tenant, metrics: metrics)
         if body.store {
             return try await recorder.record(fetched.bytes, source: .url(body.url), mode: body.mode, tenant: tenant, context: context)
         }
         // Like every other decode: large archives off the cooperative pool (DecodeExecutor).
         let bytes = fetched.bytes
-        let report = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.validate(bytes) }
+        let report = try await context.lease.validate(bytes, with: tenant.inspector)
         context.record(report, tenant: tenant, metrics: metrics)
         return try .json(.ok, JSONEncoder.sorted.encode(report))
     }

@@ -25,13 +25,13 @@ struct InspectController {
     @Sendable func inspect(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
         let mode = try Context.outputMode(request)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
 
         var policy = tenant.inspector.policy
         policy.onViolation = .redact
         let inspector = ArchiveInspector(policy: policy)
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
+        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
 
         let json = inspection.json ?? Array("null".utf8)

@@ -50,7 +50,7 @@ struct WriteController {
     @Sendable func sanitize(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
         let format = try Self.format(request)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let sanitizer = ArchiveSanitizer(inspector: tenant.inspector)
         let result = try await DecodeExecutor.run(bytes: bytes.count) { try sanitizer.sanitize(bytes, format: format) }

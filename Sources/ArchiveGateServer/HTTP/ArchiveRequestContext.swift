@@ -13,6 +13,13 @@ public struct ArchiveRequestContext: RequestContext {
     public var tenant: Tenant?
     /// What the access log and metrics report about this request.
     public let trace: RequestTrace
+    /// This request's share of the memory budget, set by `MemoryBudgetMiddleware` on `/v1` POSTs.
+    var memoryLease: MemoryLease?
+    /// The output-to-archive cap (`memory.amplificationFactor`), set with the lease.
+    var amplificationCap = AmplificationCap(factor: ConfigurationDefaults.memoryAmplificationFactor.defaultValue)
+
+    /// The lease, or an untracked one where no budget applies (never on `/v1` POSTs).
+    var lease: MemoryLease { memoryLease ?? MemoryLease.untracked }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

@@ -76,6 +76,18 @@ public struct ServerMetrics: Sendable {
         Counter(label: "archivegate_results_purged_total", factory: factory).increment(by: count)
     }
 
+    /// `archivegate_budget_refusals_total{code,tenant}`: requests refused by the memory budget
+    /// (`server.busy`, `tenant.busy`).
+    func recordBudgetRefusal(_ code: String, tenant: String) {
+        Counter(label: "archivegate_budget_refusals_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
+            .increment()
+    }
+
+    /// `archivegate_send_timeouts_total`: connections closed because the client stopped reading.
+    func recordSendTimeout() {
+        Counter(label: "archivegate_send_timeouts_total", factory: factory).increment()
+    }
+
     /// The Prometheus text exposition.
     public func render() -> String {
         registry.emitToString()

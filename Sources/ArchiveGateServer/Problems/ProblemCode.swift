@@ -47,6 +47,9 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case storeDisabled = "store.disabled"
         case storeUnavailable = "store.unavailable"
         case storeFailure = "store.failure"
+        case serverBusy = "server.busy"
+        case tenantBusy = "tenant.busy"
+        case amplificationExceeded = "output.amplification_exceeded"
         case internalError = "server.internal"
 
         var response: (status: HTTPResponse.Status, title: String) {
@@ -69,6 +72,9 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
             case .storeDisabled: (.serviceUnavailable, "Service Unavailable")
             case .storeUnavailable: (.serviceUnavailable, "Service Unavailable")
             case .storeFailure: (.internalServerError, "Internal Server Error")
+            case .serverBusy: (.serviceUnavailable, "Service Unavailable")
+            case .tenantBusy: (.tooManyRequests, "Too Many Requests")
+            case .amplificationExceeded: (.unprocessableContent, "Archive Exceeds a Limit")
             case .internalError: (.internalServerError, "Internal Server Error")
             }
         }
@@ -113,6 +119,12 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
     public static let storeUnavailable = ProblemCode(.server(.storeUnavailable))
     /// 500: the store failed; details in the log only.
     public static let storeFailure = ProblemCode(.server(.storeFailure))
+    /// 503: the server's memory budget or its concurrent-upload cap is exhausted (retry).
+    public static let serverBusy = ProblemCode(.server(.serverBusy))
+    /// 429: the tenant's share of the memory budget or its concurrent-upload cap is exhausted.
+    public static let tenantBusy = ProblemCode(.server(.tenantBusy))
+    /// 422: the JSON would exceed `memory.amplificationFactor` × the archive.
+    public static let amplificationExceeded = ProblemCode(.server(.amplificationExceeded))
     /// 500: a bug; details in the log only.
     public static let internalError = ProblemCode(.server(.internalError))
 

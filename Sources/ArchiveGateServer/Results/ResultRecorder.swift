@@ -21,7 +21,7 @@ struct ResultRecorder: Sendable {
     /// decoded at all is a 422 problem and nothing is stored.
     func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
         let store = try requireStore()
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.convert(bytes, mode: mode) }
+        let inspection = try await context.lease.convert(bytes, mode: mode, with: tenant.inspector, cap: context.amplificationCap)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
 
         let new = NewResult(

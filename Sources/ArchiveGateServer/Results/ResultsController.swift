@@ -34,7 +34,7 @@ struct ResultsController {
         let tenant = try context.requireTenant()
         _ = try recorder.requireStore()
         let mode = try Context.outputMode(request)
-        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: recorder.metrics)
         return try await recorder.record(bytes, source: .upload, mode: mode, tenant: tenant, context: context)
     }

@@ -1,0 +1,28 @@
+import HTTPTypes
+
+/// Refusals of the memory budget (`MemoryBudget`) and of the output amplification cap.
+extension ProblemError {
+    /// 503: the server's memory budget or its concurrent-upload cap is exhausted by requests in progress.
+    static func serverBusy(_ reason: String) -> ProblemError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(MemoryBudget.retryAfterSeconds)
+        return ProblemError(.serverBusy,
+                            detail: "The server is at its memory budget: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.",
+                            headers: headers)
+    }
+
+    /// 429: this tenant's share of the memory budget, or its concurrent-upload cap, is exhausted.
+    static func tenantBusy(_ reason: String) -> ProblemError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(MemoryBudget.retryAfterSeconds)
+        return ProblemError(.tenantBusy,
+                            detail: "The tenant is at its share of the server: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.",
+                            headers: headers)
+    }
+
+    /// 422: the JSON would be more than `memory.amplificationFactor` times the archive.
+    static func amplificationExceeded(limit: Int, archiveBytes: Int, factor: Int) -> ProblemError {
+        ProblemError(.amplificationExceeded,
+                     detail: "The JSON of this \(archiveBytes)-byte archive would exceed \(limit) bytes (\(factor) × the archive, at least \(AmplificationCap.minimumAllowance) bytes): shared references expand it too far.")
+    }
+}

@@ -1,0 +1,183 @@
+@testable import ArchiveGateServer
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The server-wide memory budget (`MemoryBudget`), the amplification cap and the send timeout,
+/// over real HTTP on loopback.
+@Suite struct MemoryBudgetTests {
+    /// An NSArray holding the same `mebibytes`-long string `references` times: a small archive (and
+    /// a tiny gzip) whose plain JSON repeats the string every time.
+    static func amplifyingArchive(mebibytes: Int = 1, references: Int) throws -> [UInt8] {
+        let string = String(repeating: "a", count: mebibytes << 20) as NSString
+        let root = NSArray(array: Array(repeating: string, count: references))
+        return Array(try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true))
+    }
+
+    /// The gzip of the 1 MiB × 200 archive (~1.3 KB on the wire, 200 MiB of JSON) is refused at
+    /// 16 × the archive, with a typed problem, quickly, and the budget is whole again after it.
+    @Test func anAmplifyingArchiveIsRefusedCheaply() async throws {
+        let gzip = try Fixtures.gzip(try Self.amplifyingArchive(references: 200))
+        #expect(gzip.count < 8 << 10)
+        try await TestServer.run(configure: { $0.memory.budgetBytes = 64 << 20; $0.memory.tenantShare = 1 }) { port in
+            let start = ContinuousClock.now
+            let reply = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: gzip,
+                                                  headers: [("Content-Encoding", "gzip")])
+            #expect(reply.status == 422, "\(reply.text.prefix(300))")
+            #expect(reply.json["code"] as? String == "output.amplification_exceeded")
+            #expect(ContinuousClock.now - start < .seconds(10))
+            // Held nothing afterwards: four amplifying requests in a row fit the 64 MiB budget.
+            for _ in 0..<4 {
+                let again = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: gzip,
+                                                      headers: [("Content-Encoding", "gzip")])
+                #expect(again.json["code"] as? String == "output.amplification_exceeded")
+            }
+            // Within the factor, the same shape converts.
+            let modest = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key,
+                                                   body: try Self.amplifyingArchive(references: 8))
+            #expect(modest.status == 200)
+            #expect(modest.body.count > 8 << 20)
+        }
+    }
+
+    /// A tenant over its share of the budget gets 429 tenant.busy; past the whole budget, 503.
+    @Test func sharesAndTheWholeBudgetRefuseWithRetryAfter() async throws {
+        let archive = try Self.amplifyingArchive(references: 2)  // ~1 MiB archive, ~2 MiB JSON
+        try await TestServer.run(configure: { $0.memory.budgetBytes = 64 << 20; $0.memory.tenantShare = 1.0 / 32 }) { port in
+            let reply = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: archive)
+            #expect(reply.status == 429, "\(reply.text.prefix(300))")
+            #expect(reply.json["code"] as? String == "tenant.busy")
+            #expect(reply.headers.first(name: "Retry-After") == "1")
+        }
+        try await TestServer.run(configure: { $0.memory.budgetBytes = 2 << 20; $0.memory.tenantShare = 1 }) { port in
+            let reply = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: archive)
+            #expect(reply.status == 503, "\(reply.text.prefix(300))")
+            #expect(reply.json["code"] as? String == "server.busy")
+            #expect(reply.headers.first(name: "Retry-After") == "1")
+            // Small requests still fit.
+            let small = try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
+            #expect(small.status == 200)
+        }
+    }
+
+    /// An upload whose body never completes holds an upload slot: with one slot per tenant, the
+    /// same tenant gets 429 and another tenant is still served; with one slot in all, 503.
+    @Test func concurrentUploadsAreCapped() async throws {
+        try await TestServer.run(configure: { $0.memory.maxConcurrentUploadsPerTenant = 1; $0.bodyTimeout = .seconds(60) }) { port in
+            let holder = try RawConnection(port: port)
+            defer { holder.close() }
+            let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
+                + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
+            #expect(holder.send(Array(head.utf8) + [UInt8](repeating: 0, count: 10)))
+            // The holder is admitted once its head is read; from then on alpha's next upload is refused.
+            let refusal = try await Self.firstReply(within: .seconds(20), until: { $0.status != 200 }) {
+                try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
+            }
+            #expect(refusal.status == 429)
+            #expect(refusal.json["code"] as? String == "tenant.busy")
+            let other = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
+            #expect(other.status == 200)
+            // The slot comes back when the holder goes away (shutdown: the deferred close is the only one).
+            shutdown(holder.descriptor, Int32(SHUT_RDWR))
+            let freed = try await Self.firstReply(within: .seconds(20), until: { $0.status == 200 }) {
+                try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
+            }
+            #expect(freed.status == 200)
+        }
+        try await TestServer.run(configure: { $0.memory.maxConcurrentUploads = 1; $0.bodyTimeout = .seconds(60) }) { port in
+            let holder = try RawConnection(port: port)
+            defer { holder.close() }
+            let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.beta.key)\r\n"
+                + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
+            #expect(holder.send(Array(head.utf8)))
+            let refusal = try await Self.firstReply(within: .seconds(20), until: { $0.status != 200 }) {
+                try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
+            }
+            #expect(refusal.status == 503)
+            #expect(refusal.json["code"] as? String == "server.busy")
+            // Requests without an upload are not affected.
+            let health = try await TestServer.send("/healthz", method: .GET, port: port)
+            #expect(health.status == 200)
+        }
+    }
+
+    /// A client that reads only the first bytes of a 15 MiB answer is cut by the send timeout, and
+    /// the server's one upload slot is free afterwards.
+    @Test func aClientThatDoesNotReadIsCutAndItsMemoryReturned() async throws {
+        let archive = try Self.amplifyingArchive(references: 15)
+        try await TestServer.run(configure: {
+            $0.memory.maxConcurrentUploads = 1
+            $0.sendTimeout = .seconds(5)
+        }) { port in
+            let reader = try RawConnection(port: port)
+            defer { reader.close() }
+            // A small receive buffer: the kernel must not take the whole answer off the server's hands.
+            var size: Int32 = 64 << 10
+            setsockopt(reader.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            let head = "POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
+                + "Content-Type: application/octet-stream\r\nContent-Length: \(archive.count)\r\n\r\n"
+            #expect(reader.send(Array(head.utf8) + archive))
+            let (first, _) = try await offCooperativePool { reader.read(waitingAtMost: .seconds(30)) }
+            #expect(String(decoding: first.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+            // It reads no more: the server cuts it once the connection has stayed unwritable for
+            // the 5 s send timeout (counted in /metrics), and the next upload is served.
+            let cut = try await Self.firstReply(within: .seconds(60), until: { $0.text.contains("archivegate_send_timeouts_total 1") }) {
+                try await TestServer.send("/metrics", method: .GET, port: port)
+            }
+            #expect(cut.text.contains("archivegate_send_timeouts_total 1"))
+            let (rest, closed) = try await offCooperativePool { () -> (Int, Bool) in
+                var total = 0
+                while true {
+                    let (bytes, closed) = reader.read(waitingAtMost: .seconds(10))
+                    total += bytes.count
+                    if closed || bytes.isEmpty { return (total, closed) }
+                }
+            }
+            #expect(closed && first.count + rest < 15 << 20, "read \(first.count + rest) bytes, closed \(closed)")
+            let served = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
+            #expect(served.status == 200)
+        }
+    }
+
+    /// Accounting on its own: reservations add up per tenant, refusals take nothing, release is whole.
+    @Test func leasesAddUpAndReleaseWhole() throws {
+        let budget = MemoryBudget(limits: .init(totalBytes: 100, tenantBytes: 60, maxUploads: 3, maxUploadsPerTenant: 2))
+        let a1 = try budget.admit(tenant: "a")
+        let a2 = try budget.admit(tenant: "a")
+        #expect(throws: ProblemError.self) { try budget.admit(tenant: "a") }
+        let b1 = try budget.admit(tenant: "b")
+        #expect(throws: ProblemError.self) { try budget.admit(tenant: "c") }
+        try a1.reserve(40)
+        #expect(throws: ProblemError.self) { try a2.reserve(30) }  // a's share is 60
+        try b1.reserve(50)
+        #expect(throws: ProblemError.self) { try a2.reserve(20) }  // 40 + 50 + 20 > 100
+        #expect(budget.current.bytes == 90)
+        a1.shrink(by: 15)
+        #expect(budget.current.bytes == 75)
+        a1.release()
+        a1.release()
+        b1.release()
+        a2.release()
+        #expect(budget.current == MemoryBudget.Usage())
+    }
+
+    /// Sends until `done` holds for a reply, at most until `within` has passed: for conditions the
+    /// server reaches by itself (a slot taken, a slot freed) without a sleep deciding the order.
+    static func firstReply(within: Duration, until done: (TestReply) -> Bool,
+                           _ send: () async throws -> TestReply) async throws -> TestReply {
+        let deadline = ContinuousClock.now + within
+        var reply = try await send()
+        while !done(reply), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+            reply = try await send()
+        }
+        return reply
+    }
+}
+
+/// Its one stored property is an immutable descriptor; the tests use a connection from one task at a time.
+extension RawConnection: @unchecked Sendable {}
