@@ -6,10 +6,12 @@ final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
     private let configDirectory: String
+    private let ownsConfigDirectory: Bool
 
-    private init(port: Int, configDirectory: String) {
+    private init(port: Int, configDirectory: String, ownsConfigDirectory: Bool) {
         self.port = port
         self.configDirectory = configDirectory
+        self.ownsConfigDirectory = ownsConfigDirectory
     }
 
     /// The binary SwiftPM built next to the test bundle (or `$ARCHIVEGATE_BINARY`).
@@ -21,16 +23,36 @@ final class ServerProcess: @unchecked Sendable {
         return directory.appendingPathComponent("archivegate")
     }
 
-    static func start() throws -> ServerProcess {
-        let directory = try TestServer.makeConfigDirectory()
-        let port = Int.random(in: 20_000...40_000)
-        let server = ServerProcess(port: port, configDirectory: directory)
-        server.process.executableURL = binary
-        server.process.arguments = ["serve", "--config", directory, "--port", String(port), "--log-level", "warning"]
-        server.process.standardOutput = FileHandle.nullDevice
-        try server.process.run()
+    /// Starts the binary and waits until it listens.
+    /// - Parameters:
+    ///   - environment: added to the test's own environment (minus its `ARCHIVEGATE_TEST_*`
+    ///     variables, which are the test runner's, not the server's).
+    ///   - configDirectory: a folder from ``TestServer/makeConfigDirectory()`` to share between
+    ///     processes (replicas); nil makes one that ``terminateIfRunning()`` removes.
+    static func start(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
+        let server = try launch(environment: environment, configDirectory: configDirectory)
         try server.waitUntilHealthy()
         return server
+    }
+
+    /// Starts the binary without waiting, so several can start at the same moment; then ``waitUntilListening()``.
+    static func launch(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
+        let directory = try configDirectory ?? TestServer.makeConfigDirectory()
+        let port = Int.random(in: 20_000...40_000)
+        let server = ServerProcess(port: port, configDirectory: directory, ownsConfigDirectory: configDirectory == nil)
+        server.process.executableURL = binary
+        server.process.arguments = ["serve", "--config", directory, "--port", String(port), "--log-level", "warning"]
+        server.process.environment = ProcessInfo.processInfo.environment
+            .filter { !$0.key.hasPrefix("ARCHIVEGATE_TEST_") }
+            .merging(environment) { $1 }
+        server.process.currentDirectoryURL = URL(fileURLWithPath: directory)
+        server.process.standardOutput = FileHandle.nullDevice
+        try server.process.run()
+        return server
+    }
+
+    func waitUntilListening() throws {
+        try waitUntilHealthy()
     }
 
     private func waitUntilHealthy() throws {
@@ -73,7 +95,7 @@ final class ServerProcess: @unchecked Sendable {
 
     func terminateIfRunning() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(atPath: configDirectory)
+        if ownsConfigDirectory { try? FileManager.default.removeItem(atPath: configDirectory) }
     }
 }
 

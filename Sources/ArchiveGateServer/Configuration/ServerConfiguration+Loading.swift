@@ -62,6 +62,8 @@ extension ServerConfiguration {
             throw ConfigurationError(key: "limits.requestsPerSecond", "must be positive")
         }
         tenantDefaults.burst = try integer(reader, "limits.burst", tenantDefaults.burst, range: 1...Int.max)
+        tenantDefaults.maxStoredBytes = try integer(reader, "limits.maxStoredBytes", tenantDefaults.maxStoredBytes, range: 1...Int.max)
+        tenantDefaults.maxStoredResults = try integer(reader, "limits.maxStoredResults", tenantDefaults.maxStoredResults, range: 1...Int.max)
         configuration.tenantDefaults = tenantDefaults
 
         var fetch = FetchSettings()
@@ -81,12 +83,20 @@ extension ServerConfiguration {
 
         var store = StoreSettings()
         store.enabled = reader.bool(forKey: "store.enabled", default: store.enabled)
+        let kindName = reader.string(forKey: "store.kind", default: store.kind.rawValue)
+        guard let kind = StoreSettings.Kind(rawValue: kindName) else {
+            throw ConfigurationError(key: "store.kind", "expected sqlite or postgres, not '\(kindName)'")
+        }
+        store.kind = kind
         store.path = reader.string(forKey: "store.path", default: store.path)
         guard !store.path.isEmpty else { throw ConfigurationError(key: "store.path", "must not be empty") }
         store.retention = .seconds(try integer(reader, "store.retentionSeconds", 7 * 24 * 60 * 60, range: 1...(100 * 365 * 24 * 60 * 60)))
         store.purgeInterval = .seconds(try integer(reader, "store.purgeIntervalSeconds", 300, range: 1...86400))
         store.busyTimeout = .milliseconds(try integer(reader, "store.busyTimeoutMilliseconds", 10_000, range: 0...600_000))
         store.maxPageSize = try integer(reader, "store.maxPageSize", store.maxPageSize, range: 1...10_000)
+        store.postgres = try resolvePostgres(reader, configDirectory: configDirectory)
+        store.postgres.retention = store.retention
+        store.postgres.maximumPageSize = store.maxPageSize
         configuration.store = store
         return configuration
     }
@@ -109,7 +119,7 @@ extension ServerConfiguration {
         return name
     }
 
-    private static func integer(_ reader: ConfigReader, _ key: String, _ fallback: Int, range: ClosedRange<Int>) throws -> Int {
+    static func integer(_ reader: ConfigReader, _ key: String, _ fallback: Int, range: ClosedRange<Int>) throws -> Int {
         let value = reader.int(forKey: ConfigKey(key), default: fallback)
         guard range.contains(value) else {
             throw ConfigurationError(key: key, "\(value) is outside \(range.lowerBound)…\(range.upperBound)")

@@ -1,4 +1,5 @@
 import ArchiveGateFetch
+import ArchiveGateStore
 import Logging
 
 /// Everything `buildApplication(configuration:)` needs. Defaults need no file at all: 127.0.0.1:8080,
@@ -35,9 +36,21 @@ public struct ServerConfiguration: Sendable {
 
 /// Settings of the result store behind `/v1/archives` (the `store.*` keys).
 public struct StoreSettings: Sendable, Hashable {
+    /// Which database holds the results.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// One file beside the process (`store.path`): one replica only.
+        case sqlite
+        /// A PostgreSQL server (`store.postgres.*`) that any number of replicas share.
+        case postgres
+    }
+
     /// False turns the store off: `/v1/archives` and `POST /v1/fetch` with `store: true` answer 503
     /// `store.disabled`, and nothing is written to disk.
     public var enabled: Bool = true
+    /// `sqlite` (default, embedded) or `postgres` (shared by replicas).
+    public var kind: Kind = .sqlite
+    /// The connection when ``kind`` is `postgres`; its `description` omits the password.
+    public var postgres: PostgresResultStore.Configuration = StoreSettings.postgresDefaults
     /// The SQLite file; a relative path is relative to the working directory. Its folder is created.
     public var path: String = "./data/archivegate.sqlite"
     /// How long a result stays readable after it is stored.
@@ -50,6 +63,12 @@ public struct StoreSettings: Sendable, Hashable {
     public var maxPageSize: Int = 100
 
     public init() {}
+
+    /// `store.postgres.*` defaults: archivegate@127.0.0.1:5432/archivegate, TLS preferred, 10
+    /// connections, 5 s statement timeout, 10 s per store call.
+    public static let postgresDefaults = PostgresResultStore.Configuration(
+        endpoint: .tcp(host: "127.0.0.1", port: 5432), username: "archivegate", database: "archivegate",
+        tls: .prefer, poolSize: 10, statementTimeout: .seconds(5), operationTimeout: .seconds(10))
 }
 
 /// Server-wide settings of `POST /v1/fetch` (the `fetch.*` keys).
@@ -80,6 +99,11 @@ public struct TenantDefaults: Sendable, Hashable {
     public var requestsPerSecond: Double = 50
     /// Bucket size: how many requests may arrive at once after a quiet period.
     public var burst: Int = 100
+    /// Report plus JSON bytes the tenant's unexpired stored results may occupy together (1 GiB);
+    /// past it `POST /v1/archives` answers 413 `store.quota_exceeded`.
+    public var maxStoredBytes: Int = 1 << 30
+    /// How many unexpired stored results the tenant may have (100,000).
+    public var maxStoredResults: Int = 100_000
 
     public init() {}
 }

@@ -24,6 +24,14 @@ extension ProblemError {
         case .invalidCursor:
             return ProblemError(.badRequest, code: "request.invalid_cursor", title: "Bad Request",
                                 detail: "The cursor is not one this server issued; start again without it.")
+        case .quotaExceeded:
+            return ProblemError(.contentTooLarge, code: "store.quota_exceeded", title: "Content Too Large",
+                                detail: "Storing this result would exceed the tenant's storage quota; delete results or wait for them to expire.")
+        case .unavailable:
+            var headers = HTTPFields()
+            headers[.retryAfter] = "5"
+            return ProblemError(.serviceUnavailable, code: "store.unavailable", title: "Service Unavailable",
+                                detail: "The result store cannot be reached; retry after 5 s.", headers: headers)
         case .busy, .closed:
             var headers = HTTPFields()
             headers[.retryAfter] = "1"

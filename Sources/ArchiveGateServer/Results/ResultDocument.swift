@@ -9,11 +9,20 @@ import Foundation
 enum ResultDocument {
     /// `GET /v1/archives/{id}` and the body of `POST /v1/archives`: metadata and the report.
     static func result(_ result: StoredResult) -> [UInt8] {
+        document(result.summary, report: result.report)
+    }
+
+    /// `GET /v1/archives/{id}`, read without the JSON.
+    static func result(_ report: StoredReport) -> [UInt8] {
+        document(report.summary, report: report.report)
+    }
+
+    private static func document(_ summary: ResultSummary, report: [UInt8]) -> [UInt8] {
         var writer = Writer()
         writer.open()
-        writer.summaryFields(result.summary)
+        writer.summaryFields(summary)
         writer.key("report")
-        writer.bytes.append(contentsOf: result.report)
+        writer.bytes.append(contentsOf: report)
         writer.close()
         return writer.bytes
     }

@@ -27,7 +27,8 @@ struct ResultRecorder: Sendable {
 
         let new = NewResult(
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
-            report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json)
+            report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json,
+            quota: tenant.storageQuota)
         let outcome = try await measured("put") { try await store.put(new) }
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         var headers: HTTPFields = [.contentType: "application/json", .location: "/v1/archives/\(outcome.result.id)"]

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateStore
 
 /// One customer of the service: who they are, how they authenticate, which policy their archives
 /// are judged by, and how much they may send.
@@ -17,10 +18,13 @@ public struct Tenant: Sendable, Identifiable {
     /// Hosts `POST /v1/fetch` may fetch from for this tenant (`*.example.com` for subdomains);
     /// nil allows any host the server's address rules allow.
     public let fetchAllowedHosts: [String]?
+    /// What the tenant's unexpired stored results may occupy together; nil for no limit.
+    public let storageQuota: StorageQuota?
 
     public init(id: String, keyHashes: [APIKeyHash], policy: Policy, maxBodyBytes: Int, maxArchiveBytes: Int,
-                requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil) {
+                requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil, storageQuota: StorageQuota? = nil) {
         self.fetchAllowedHosts = fetchAllowedHosts
+        self.storageQuota = storageQuota
         self.id = id
         self.keyHashes = keyHashes
         var policy = policy

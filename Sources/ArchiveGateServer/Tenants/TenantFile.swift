@@ -1,9 +1,10 @@
 import ArchiveGateCore
+import ArchiveGateStore
 import Foundation
 
 /// One `config/tenants/*.json` file, parsed strictly.
 struct TenantFile {
-    private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit", "fetchAllowedHosts"]
+    private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit", "fetchAllowedHosts", "maxStoredBytes", "maxStoredResults"]
     private let path: String
     private let object: [String: Any]
 
@@ -57,7 +58,10 @@ struct TenantFile {
         return Tenant(id: id, keyHashes: hashes, policy: try policy(id: id),
                       maxBodyBytes: try positiveInteger(object["maxBodyBytes"], "maxBodyBytes", defaults.maxBodyBytes),
                       maxArchiveBytes: try positiveInteger(object["maxArchiveBytes"], "maxArchiveBytes", defaults.maxArchiveBytes),
-                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: try fetchAllowedHosts())
+                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: try fetchAllowedHosts(),
+                      storageQuota: StorageQuota(
+                        maxBytes: Int64(try positiveInteger(object["maxStoredBytes"], "maxStoredBytes", defaults.maxStoredBytes)),
+                        maxResults: try positiveInteger(object["maxStoredResults"], "maxStoredResults", defaults.maxStoredResults)))
     }
 
     /// Optional list of host names (`*.example.com` for subdomains) the tenant may fetch from.

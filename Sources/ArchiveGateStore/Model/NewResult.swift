@@ -17,10 +17,12 @@ public struct NewResult: Hashable, Sendable {
     public var report: [UInt8]
     /// The converted JSON, stored and returned byte for byte; nil when the policy rejected the archive.
     public var convertedJSON: [UInt8]?
+    /// The tenant's allowance this put must fit in; nil for none.
+    public var quota: StorageQuota?
 
     public init(
         tenant: String, sha256: String, size: Int, source: ResultSource, mode: OutputMode,
-        report: [UInt8], convertedJSON: [UInt8]?
+        report: [UInt8], convertedJSON: [UInt8]?, quota: StorageQuota? = nil
     ) {
         self.tenant = tenant
         self.sha256 = sha256
@@ -29,5 +31,9 @@ public struct NewResult: Hashable, Sendable {
         self.mode = mode
         self.report = report
         self.convertedJSON = convertedJSON
+        self.quota = quota
     }
+
+    /// What the result occupies in the store (report plus JSON), the figure quotas count.
+    var storedBytes: Int64 { Int64(report.count + (convertedJSON?.count ?? 0)) }
 }

@@ -80,7 +80,7 @@ public final class SQLiteResultStore: ResultStore {
     // MARK: - ResultStore
 
     public func put(_ new: NewResult) async throws -> PutOutcome {
-        let new = try Self.validated(new)
+        let new = try new.validated()
         let retention = max(0, configuration.retention.storeMilliseconds)
         return try await Self.mappingErrors {
             try await pool.withConnection(.writer) { [now, logger] db in
@@ -96,7 +96,17 @@ public final class SQLiteResultStore: ResultStore {
                     ).first {
                         return PutOutcome(result: try Self.decodeResult(row), created: false)
                     }
-                    let stored = Self.makeResult(new, createdAt: createdAt, retention: retention)
+                    if let quota = new.quota {
+                        // BEGIN IMMEDIATE holds the write lock: no other writer can slip in between.
+                        let usage = try await db.run("""
+                            SELECT count(*) AS results, coalesce(sum(stored_bytes), 0) AS bytes FROM results
+                            WHERE tenant = ?1 AND expires_at > ?2
+                            """, [.text(new.tenant), .integer(Int(createdAt))]).first
+                        try quota.check(
+                            count: usage?.column("results")?.integer ?? 0,
+                            usedBytes: Int64(usage?.column("bytes")?.integer ?? 0), adding: new.storedBytes)
+                    }
+                    let stored = new.stored(createdAt: createdAt, retention: retention)
                     try await db.run(Self.insertStatement, Self.insertBinds(stored))
                     return PutOutcome(result: stored, created: true)
                 }
@@ -105,14 +115,29 @@ public final class SQLiteResultStore: ResultStore {
     }
 
     public func get(tenant: String, id: String) async throws -> StoredResult? {
+        try await select(Columns.full, tenant: tenant, id: id, Self.decodeResult)
+    }
+
+    public func summary(tenant: String, id: String) async throws -> ResultSummary? {
+        try await select(Columns.summary, tenant: tenant, id: id, Self.decodeSummary)
+    }
+
+    public func report(tenant: String, id: String) async throws -> StoredReport? {
+        try await select(Columns.report, tenant: tenant, id: id, Self.decodeReport)
+    }
+
+    /// One unexpired row of the tenant by id, with the given columns.
+    private func select<T: Sendable>(
+        _ columns: String, tenant: String, id: String, _ decode: @escaping @Sendable (SQLiteRow) throws -> T
+    ) async throws -> T? {
         guard ResultID.isWellFormed(id) else { return nil }
         let nowMilliseconds = Timestamp.milliseconds(now())
         return try await Self.mappingErrors {
             try await pool.withConnection(.reader) { db in
                 let rows = try await db.run(
-                    "SELECT \(Columns.full) FROM results WHERE id = ?1 AND tenant = ?2 AND expires_at > ?3",
+                    "SELECT \(columns) FROM results WHERE id = ?1 AND tenant = ?2 AND expires_at > ?3",
                     [.text(id), .text(tenant), .integer(Int(nowMilliseconds))])
-                return try rows.first.map(Self.decodeResult)
+                return try rows.first.map(decode)
             }
         }
     }

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""A throwaway PostgreSQL 15 cluster for tests: initdb in a temporary folder, run as the
+unprivileged `postgres` user when started as root, on a free loopback port, its Unix socket in
+the same folder. Used by scripts/postgres-test-server and scripts/lib-store/crash_test.py.
+
+Authentication: the socket trusts local users (the tests connect as the superuser `postgres` to
+make a database per test); TCP on 127.0.0.1 requires the password of the role `archivegate`
+(scram-sha-256), which is what the server processes in the two-replica and crash tests use.
+"""
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+
+BIN = "/usr/lib/postgresql/15/bin"
+ROLE = "archivegate"
+PASSWORD = "archivegate-test-password"
+DATABASE = "archivegate"
+
+
+def ensure_installed() -> str | None:
+    """None when PostgreSQL 15's binaries are there (installing Debian's package as root if not),
+    else the reason they are not."""
+    if os.path.exists(f"{BIN}/initdb"):
+        return None
+    if os.geteuid() != 0:
+        return f"{BIN}/initdb is missing and installing postgresql needs root"
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    # policy-rc.d 101: the package must not start its own cluster on 5432.
+    policy = "/usr/sbin/policy-rc.d"
+    created_policy = not os.path.exists(policy)
+    if created_policy:
+        with open(policy, "w") as f:
+            f.write("#!/bin/sh\nexit 101\n")
+        os.chmod(policy, 0o755)
+    try:
+        for command in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "postgresql-15"]):
+            result = subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            if result.returncode != 0:
+                return f"{' '.join(command)} failed: {result.stderr.strip()[-300:]}"
+    finally:
+        if created_policy:
+            os.remove(policy)
+    return None if os.path.exists(f"{BIN}/initdb") else "postgresql-15 installed but initdb is missing"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Cluster:
+    def __init__(self, directory: str | None = None, port: int | None = None):
+        self.directory = directory or tempfile.mkdtemp(prefix="archivegate-pg.")
+        self.data = os.path.join(self.directory, "data")
+        self.log = os.path.join(self.directory, "postgres.log")
+        self.port = port or free_port()
+        self.as_user = "postgres" if os.geteuid() == 0 else None
+
+    def _run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+        command = [f"{BIN}/{args[0]}", *args[1:]]
+        if self.as_user:
+            command = ["runuser", "-u", self.as_user, "--", *command]
+        return subprocess.run(command, check=check, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def init(self) -> None:
+        if self.as_user:
+            user = pwd.getpwnam(self.as_user)
+            os.chown(self.directory, user.pw_uid, user.pw_gid)
+        os.chmod(self.directory, 0o700)
+        pwfile = os.path.join(self.directory, "pwfile")
+        with open(pwfile, "w") as f:
+            f.write("postgres-superuser-unused\n")
+        if self.as_user:
+            os.chown(pwfile, user.pw_uid, user.pw_gid)
+        self._run("initdb", "-D", self.data, "-U", "postgres", "-E", "UTF8", "--locale=C",
+                  "--auth-local=trust", "--auth-host=scram-sha-256", f"--pwfile={pwfile}")
+        with open(os.path.join(self.data, "postgresql.conf"), "a") as f:
+            f.write(f"\nport = {self.port}\nlisten_addresses = '127.0.0.1'\n"
+                    f"unix_socket_directories = '{self.directory}'\nmax_connections = 200\n"
+                    "fsync = on\nsynchronous_commit = on\nfull_page_writes = on\n")
+        self.start()
+        self.psql(f"CREATE ROLE {ROLE} LOGIN PASSWORD '{PASSWORD}'")
+        self.psql(f"CREATE DATABASE {DATABASE} OWNER {ROLE}")
+
+    def start(self) -> None:
+        result = self._run("pg_ctl", "-D", self.data, "-l", self.log, "-w", "-t", "60", "start", check=False)
+        if result.returncode != 0:
+            raise RuntimeError(f"pg_ctl start failed: {result.stdout}\n{self.tail_log()}")
+
+    def stop(self, mode: str = "fast") -> None:
+        self._run("pg_ctl", "-D", self.data, "-m", mode, "-w", "-t", "60", "stop", check=False)
+
+    def psql(self, sql: str, database: str = "postgres") -> str:
+        result = self._run("psql", "-h", self.directory, "-p", str(self.port), "-U", "postgres", "-d", database,
+                           "-v", "ON_ERROR_STOP=1", "-At", "-c", sql)
+        return result.stdout.strip()
+
+    def tail_log(self) -> str:
+        try:
+            with open(self.log) as f:
+                return f.read()[-2000:]
+        except OSError:
+            return ""
+
+    def remove(self) -> None:
+        self.stop("immediate")
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    @property
+    def superuser_url(self) -> str:
+        """Over the Unix socket as `postgres` (trust): the Swift tests make one database per test."""
+        return f"postgres://postgres@localhost/postgres?host={self.directory}&port={self.port}"
+
+    @property
+    def server_url(self) -> str:
+        """Over TCP on 127.0.0.1 as `archivegate` with its password, as a deployed replica connects."""
+        return f"postgres://{ROLE}:{PASSWORD}@127.0.0.1:{self.port}/{DATABASE}?sslmode=disable"
