@@ -103,8 +103,8 @@ import Testing
         ]
         await #expect(throws: ResultStoreError(.storageFailure, "")) { try await database.open(clock: clock, migrations: broken) }
         let store = try await database.open(clock: clock)
-        let tables = try await store.client.query(
-            "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'"
+        let tables = try await store.client.run(
+            "SELECT string_agg(tablename, ',' ORDER BY tablename) FROM pg_tables WHERE schemaname = 'public'", logger: store.logger
         ).decodeFirst(String.self)
         #expect(tables == "results,schema_migrations")
         await store.close()

@@ -20,7 +20,7 @@ enum PostgresTestServer {
     static func baseConfiguration() throws -> PostgresResultStore.Configuration {
         let defaults = PostgresResultStore.Configuration(
             endpoint: .tcp(host: "127.0.0.1", port: 5432), username: "unset", tls: .disable, poolSize: 4,
-            operationTimeout: .seconds(30), maximumPageSize: 50)
+            statementTimeout: .seconds(60), operationTimeout: .seconds(90), maximumPageSize: 50)
         guard let url else { throw ResultStoreError(.invalidArgument, "ARCHIVEGATE_TEST_POSTGRES_URL is not set") }
         return try PostgresResultStore.Configuration(url: url, defaults: defaults)
     }
@@ -73,6 +73,6 @@ struct TemporaryPostgresDatabase: TestDatabase {
 
 extension PostgresResultStore: TestStore {
     func physicalRowCount() async throws -> Int {
-        Int(try await client.query("SELECT count(*) FROM results").decodeFirst(Int64.self) ?? -1)
+        Int(try await client.run("SELECT count(*) FROM results", logger: logger).decodeFirst(Int64.self) ?? -1)
     }
 }

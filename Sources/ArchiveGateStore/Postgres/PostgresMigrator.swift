@@ -15,8 +15,8 @@ enum PostgresMigrator {
     ) async throws -> Int {
         assert(migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version }, "versions must be 1, 2, 3 …")
         return try await connection.transaction(logger: logger) {
-            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresResultStore.migrationLockKey))", logger: logger)
-            try await connection.query("""
+            try await connection.run("SELECT pg_advisory_xact_lock(\(PostgresResultStore.migrationLockKey))", logger: logger)
+            try await connection.run("""
                 CREATE TABLE IF NOT EXISTS schema_migrations (
                     version INTEGER NOT NULL PRIMARY KEY,
                     name TEXT NOT NULL,
@@ -39,9 +39,9 @@ enum PostgresMigrator {
             }
             for migration in migrations.dropFirst(applied.count) {
                 for statement in migration.statements {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                try await connection.query(
+                try await connection.run(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (\(Int32(migration.version)), \(migration.name), \(nowMilliseconds))",
                     logger: logger)
                 logger.info("applied schema migration", metadata: ["version": "\(migration.version)", "name": "\(migration.name)"])

@@ -10,17 +10,17 @@ extension PostgresResultStore {
         _ quota: StorageQuota, for new: NewResult, at createdAt: Int64, on connection: PostgresConnection, logger: Logger
     ) async throws -> PutOutcome? {
         // The two-key form has its own key space, apart from the migration and purge locks.
-        try await connection.query(
+        try await connection.run(
             "SELECT pg_advisory_xact_lock(\(Self.quotaLockClass), hashtext(\(new.tenant)))", logger: logger)
-        let existing = try await connection.query("""
+        let existing = try await connection.run("""
             SELECT \(unescaped: Self.fullColumns) FROM results
             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
-            """, logger: logger).collect()
+            """, logger: logger)
         if let row = existing.first { return PutOutcome(result: try decodeResult(row), created: false) }
-        let usage = try await connection.query("""
+        let usage = try await connection.run("""
             SELECT count(*), coalesce(sum(stored_bytes), 0)::BIGINT FROM results
             WHERE tenant = \(new.tenant) AND expires_at > \(createdAt)
-            """, logger: logger).collect()
+            """, logger: logger)
         let columns = usage.first?.makeRandomAccess()
         let count = try columns?[0].decode(Int64.self) ?? 0
         let bytes = try columns?[1].decode(Int64.self) ?? 0

@@ -149,14 +149,14 @@ extension PostgresConnection {
     /// original error (postgres-nio's own `withTransaction` wraps it). When this returns, COMMIT
     /// has returned: the transaction is durable.
     func transaction<T>(logger: Logger, _ body: () async throws -> T) async throws -> T {
-        try await query("BEGIN", logger: logger)
+        try await run("BEGIN", logger: logger)
         do {
             let value = try await body()
-            try await query("COMMIT", logger: logger)
+            try await run("COMMIT", logger: logger)
             return value
         } catch {
             do {
-                try await query("ROLLBACK", logger: logger)
+                try await run("ROLLBACK", logger: logger)
             } catch let rollbackError {
                 logger.debug("rollback after a failed transaction", metadata: ["error": "\(String(describing: rollbackError))"])
             }
@@ -165,10 +165,27 @@ extension PostgresConnection {
     }
 }
 
-extension PostgresRowSequence {
-    /// The first column of the first row, or nil when there is no row. Every row is read, so the
-    /// connection goes back to the pool.
-    func decodeFirst<T: PostgresDecodable>(_ type: T.Type) async throws -> T? {
-        try await collect().first.map { try $0.makeRandomAccess()[0].decode(T.self) }
+extension PostgresConnection {
+    /// Runs one statement and reads every row. A statement's execution error arrives with the rows,
+    /// so a caller that did not read them would miss it (and meet "current transaction is aborted"
+    /// at the next statement); reading also hands the connection back in a clean state.
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await self.query(query, logger: logger).collect()
+    }
+}
+
+extension PostgresClient {
+    /// ``PostgresConnection/run(_:logger:)`` on a pooled connection.
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await self.query(query, logger: logger).collect()
+    }
+}
+
+extension Array where Element == PostgresRow {
+    /// The first column of the first row, or nil when there is no row.
+    func decodeFirst<T: PostgresDecodable>(_ type: T.Type) throws -> T? {
+        try first.map { try $0.makeRandomAccess()[0].decode(T.self) }
     }
 }

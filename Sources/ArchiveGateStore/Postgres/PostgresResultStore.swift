@@ -115,7 +115,7 @@ public final class PostgresResultStore: ResultStore {
                     try await connection.transaction(logger: logger) {
                         let createdAt = Timestamp.milliseconds(now())
                         // An expired twin is already invisible; removing it frees the unique key.
-                        try await connection.query("""
+                        try await connection.run("""
                             DELETE FROM results
                             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue) AND expires_at <= \(createdAt)
                             """, logger: logger)
@@ -125,13 +125,13 @@ public final class PostgresResultStore: ResultStore {
                             }
                         }
                         let stored = new.stored(createdAt: createdAt, retention: retention)
-                        let inserted = try await connection.query(Self.insert(stored), logger: logger).collect()
+                        let inserted = try await connection.run(Self.insert(stored), logger: logger)
                         if !inserted.isEmpty { return PutOutcome(result: stored, created: true) }
                         // The key exists (committed: ON CONFLICT waited for its transaction to end).
-                        let existing = try await connection.query("""
+                        let existing = try await connection.run("""
                             SELECT \(unescaped: Self.fullColumns) FROM results
                             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
-                            """, logger: logger).collect()
+                            """, logger: logger)
                         return try existing.first.map { PutOutcome(result: try Self.decodeResult($0), created: false) }
                     }
                 }
@@ -160,10 +160,10 @@ public final class PostgresResultStore: ResultStore {
         guard ResultID.isWellFormed(id) else { return nil }
         let nowMilliseconds = Timestamp.milliseconds(now())
         return try await perform { [logger] client in
-            let rows = try await client.query("""
+            let rows = try await client.run("""
                 SELECT \(unescaped: columns) FROM results
                 WHERE id = \(id) AND tenant = \(tenant) AND expires_at > \(nowMilliseconds)
-                """, logger: logger).collect()
+                """, logger: logger)
             return try rows.first.map(decode)
         }
     }
@@ -188,7 +188,7 @@ public final class PostgresResultStore: ResultStore {
             """
         }
         return try await perform { [logger, query] client in
-            let rows = try await client.query(query, logger: logger).collect()
+            let rows = try await client.run(query, logger: logger)
             // One row more than the page tells whether another page exists.
             let items = try rows.prefix(pageSize).map(Self.decodeSummary)
             let next = rows.count > pageSize ? items.last.map {
@@ -202,9 +202,9 @@ public final class PostgresResultStore: ResultStore {
         guard ResultID.isWellFormed(id) else { return false }
         return try await perform { [now, logger] client in
             let nowMilliseconds = Timestamp.milliseconds(now())
-            let rows = try await client.query("""
+            let rows = try await client.run("""
                 DELETE FROM results WHERE id = \(id) AND tenant = \(tenant) AND expires_at > \(nowMilliseconds) RETURNING id
-                """, logger: logger).collect()
+                """, logger: logger)
             return !rows.isEmpty
         }
     }
@@ -216,7 +216,7 @@ public final class PostgresResultStore: ResultStore {
         let nowMilliseconds = Timestamp.milliseconds(now())
         let purged = try await perform { [logger] client in
             try await client.withConnection { connection in
-                let locked = try await connection.query(
+                let locked = try await connection.run(
                     "SELECT pg_try_advisory_lock(\(Self.purgeLockKey))", logger: logger).decodeFirst(Bool.self)
                 guard locked == true else {
                     logger.debug("another replica is purging")
@@ -225,19 +225,19 @@ public final class PostgresResultStore: ResultStore {
                 do {
                     var purged = 0
                     while true {
-                        let batch = try await connection.query("""
+                        let batch = try await connection.run("""
                             DELETE FROM results WHERE id IN
                                 (SELECT id FROM results WHERE expires_at <= \(nowMilliseconds) LIMIT \(Self.purgeBatchSize))
                             RETURNING id
-                            """, logger: logger).collect().count
+                            """, logger: logger).count
                         purged += batch
                         if batch < Self.purgeBatchSize { break }
                     }
-                    try await connection.query("SELECT pg_advisory_unlock(\(Self.purgeLockKey))", logger: logger)
+                    try await connection.run("SELECT pg_advisory_unlock(\(Self.purgeLockKey))", logger: logger)
                     return purged
                 } catch {
                     // The connection may be unusable; closing it releases the lock server-side.
-                    _ = try? await connection.query("SELECT pg_advisory_unlock(\(Self.purgeLockKey))", logger: logger)
+                    _ = try? await connection.run("SELECT pg_advisory_unlock(\(Self.purgeLockKey))", logger: logger)
                     throw error
                 }
             }
@@ -248,7 +248,7 @@ public final class PostgresResultStore: ResultStore {
 
     public func healthCheck() async throws {
         try await perform { [logger, schemaVersion] client in
-            let version = try await client.query(
+            let version = try await client.run(
                 "SELECT max(version) FROM schema_migrations", logger: logger).decodeFirst(Int32?.self) ?? nil
             guard version.map(Int.init) == schemaVersion else {
                 throw ResultStoreError(.storageFailure, "schema version \(version.map { String($0) } ?? "none"), expected \(schemaVersion)")
