@@ -27,11 +27,17 @@ extension ResultStoreConformance {
     static func theSameArchiveStoredThroughTwoStoresAtOnceGetsOneId(_ kind: StoreKind) async throws {
         try await withStore(kind) { left, clock, database in
             let right = try await database.open(clock: clock, retention: .seconds(3600))
-            let outcomes = try await withThrowingTaskGroup(of: PutOutcome.self) { group in
-                for index in 0..<32 {
-                    group.addTask { try await (index.isMultiple(of: 2) ? left : right).put(Sample.result(seed: 42)) }
+            let outcomes: [PutOutcome]
+            do {
+                outcomes = try await withThrowingTaskGroup(of: PutOutcome.self) { group in
+                    for index in 0..<32 {
+                        group.addTask { try await (index.isMultiple(of: 2) ? left : right).put(Sample.result(seed: 42)) }
+                    }
+                    return try await group.reduce(into: [PutOutcome]()) { $0.append($1) }
                 }
-                return try await group.reduce(into: [PutOutcome]()) { $0.append($1) }
+            } catch {
+                await right.close() // a store must be closed before it is released, also when a put failed
+                throw error
             }
             await right.close()
             #expect(Set(outcomes.map(\.result.id)).count == 1)
