@@ -15,7 +15,6 @@ let package = Package(
         // HTTP service (ArchiveGateServer).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -50,10 +49,10 @@ let package = Package(
                 "ArchiveGateCore",
                 "ArchiveGateFetch",
                 "ArchiveGateStore",
+                "ArchiveGateInflate",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -64,8 +63,29 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ],
-            // The hand-written OpenAPI document, compiled into the binary (served at /openapi.yaml).
-            resources: [.embedInCode("Resources/openapi.yaml")]
+            // The hand-written OpenAPI document (served at /openapi.yaml) and the inspector page's
+            // files (served at / and /ui/…), compiled into the binary.
+            resources: [
+                .embedInCode("Resources/openapi.yaml"),
+                .embedInCode("Resources/ui/index.html"),
+                .embedInCode("Resources/ui/inspector.css"),
+                .embedInCode("Resources/ui/inspector.js"),
+                .embedInCode("Resources/ui/api.js"),
+                .embedInCode("Resources/ui/dom.js"),
+                .embedInCode("Resources/ui/report.js"),
+                .embedInCode("Resources/ui/tree.js"),
+                .embedInCode("Resources/ui/stored.js"),
+                .embedInCode("Resources/ui/favicon.svg"),
+            ]
+        ),
+        // Streaming gzip inflation under an output cap (request bodies); no server dependency, so
+        // FuzzGzipArchive fuzzes this very module.
+        .target(
+            name: "ArchiveGateInflate",
+            dependencies: [
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // Release benchmark: ours vs Foundation's NSKeyedUnarchiver on the same bytes (scripts/bench).
         .executableTarget(name: "ArchiveGateBench", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateBench"),
@@ -113,7 +133,7 @@ let package = Package(
         ),
         // libFuzzer targets (scripts/fuzz; docs/RELIABILITY.md). Built for fuzzing only with
         // `swift build -c release --sanitize fuzzer --sanitize address --product FuzzX`; a plain build
-        // links them as programs that do nothing. FuzzGzipArchive compiles the server's GzipInflater.
+        // links them as programs that do nothing. FuzzGzipArchive fuzzes ArchiveGateInflate, the server's inflater.
         .target(name: "ArchiveGateFuzzSupport", dependencies: ["ArchiveGateCore"], path: "Fuzz/Support"),
         .executableTarget(name: "FuzzBinaryPlist", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzBinaryPlist"),
         .executableTarget(name: "FuzzXMLPlist", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzXMLPlist"),
@@ -122,11 +142,15 @@ let package = Package(
             name: "FuzzGzipArchive",
             dependencies: [
                 "ArchiveGateFuzzSupport",
+                "ArchiveGateInflate",
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Fuzz/FuzzGzipArchive"
         ),
+        // Differential oracle against Foundation's NSKeyedUnarchiver (scripts/differential; docs/RELIABILITY.md).
+        // `--worker` is the Foundation side, run as a child process because corelibs traps on bad input.
+        .executableTarget(name: "ArchiveGateOracle", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateOracle"),
         // Not a fuzz target: dumps what the reader reads, for scripts/fuzz-differential (vs Python's plistlib).
         .executableTarget(name: "FuzzPlistDump", dependencies: ["ArchiveGateCore"], path: "Fuzz/FuzzPlistDump"),
     ]

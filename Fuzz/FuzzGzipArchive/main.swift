@@ -1,16 +1,16 @@
-// main.swift: a second file (the inflater) sits beside this one, so the entry point must be named
-// explicitly for plain builds to link; under --sanitize fuzzer libFuzzer drives LLVMFuzzerTestOneInput.
+// main.swift: named so for plain builds to link (an executable needs one); under --sanitize fuzzer
+// libFuzzer drives LLVMFuzzerTestOneInput.
 import ArchiveGateCore
 import ArchiveGateFuzzSupport
+import ArchiveGateInflate
 import CompressNIO
 import NIOCore
 
 // libFuzzer target: gzip inflate + decode, as `POST … Content-Encoding: gzip` runs it.
 //
-// `GzipInflater.swift` beside this file is a symbolic link to the server's own inflater
-// (Sources/ArchiveGateServer/Body), so the code fuzzed is the code deployed, without building the
-// server and Hummingbird under the sanitizers. `ProblemError` below stands in for the server's type
-// with the three cases the inflater throws.
+// `GzipInflater` is the server's own inflater, in its own module (Sources/ArchiveGateInflate), so
+// the code fuzzed is the code deployed, without building the server and Hummingbird under the
+// sanitizers.
 //
 // Input: byte 0 picks a mode and a chunk size, the rest is the payload.
 // - mode "stream" (bit 7 clear): the payload is a gzip stream, fed in chunks of the chosen size.
@@ -55,7 +55,7 @@ private enum Inflated: Equatable {
 }
 
 private func inflate(_ stream: [UInt8], chunkSize: Int) -> Inflated {
-    do throws(ProblemError) {
+    do throws(InflateError) {
         var inflater = try GzipInflater(limit: cap)
         var offset = 0
         while offset < stream.count {
@@ -65,7 +65,7 @@ private func inflate(_ stream: [UInt8], chunkSize: Int) -> Inflated {
         }
         return .success(try inflater.finish())
     } catch {
-        return .failure(error.code)
+        return .failure(error.code.rawValue)
     }
 }
 
@@ -76,20 +76,5 @@ private func gzip(_ bytes: [UInt8]) -> [UInt8] {
         return Array(compressed.readableBytesView)
     } catch {
         fatalError("gzip of \(bytes.count) bytes failed: \(error)")
-    }
-}
-
-/// The server's `ProblemError`, reduced to what `GzipInflater` throws: only the code matters here.
-struct ProblemError: Error {
-    let code: String
-
-    static let internalError = ProblemError(code: "server.internal")
-
-    static func invalidGzip(_ reason: String) -> ProblemError {
-        ProblemError(code: "request.invalid_gzip")
-    }
-
-    static func inflatedTooLarge(limit: Int) -> ProblemError {
-        ProblemError(code: "request.inflated_too_large")
     }
 }

@@ -10,6 +10,11 @@ struct BenchInput: Sendable {
         case chain(depth: Int)
         /// An `NSArray` of `count` references to one string of `length` characters.
         case sharedString(count: Int, length: Int)
+        /// An `NSArray` of `count` dense `Record`s (~11 small objects each).
+        case records(count: Int, xml: Bool)
+        /// An `NSArray` of `count` `Attachment`s, each a string of `textLength` characters and
+        /// `dataLength` bytes of data.
+        case attachments(count: Int, textLength: Int, dataLength: Int)
     }
 
     let name: String
@@ -33,6 +38,14 @@ struct BenchInput: Sendable {
                    recipe: .sharedString(count: 100_000, length: 100)),
         BenchInput(name: "xml2mb", summary: "the 2mb archive as XML",
                    recipe: .posts(count: 2_000, bodyLength: 620, authors: 50, xml: true)),
+        BenchInput(name: "dense1mb", summary: "1,000 dense records (the dense52mb shape, small)",
+                   recipe: .records(count: 1_000, xml: false)),
+        BenchInput(name: "dense52mb", summary: "50,000 dense records: strings, a date, data, a URL, a UUID, tags, a nested dictionary each",
+                   recipe: .records(count: 50_000, xml: false)),
+        BenchInput(name: "densexml", summary: "5,000 dense records as XML",
+                   recipe: .records(count: 5_000, xml: true)),
+        BenchInput(name: "blobs", summary: "200 attachments: a 50,000-character string and 50,000 bytes of data each",
+                   recipe: .attachments(count: 200, textLength: 50_000, dataLength: 50_000)),
     ]
 
     /// The inputs `--quick` measures.
@@ -52,6 +65,10 @@ struct BenchInput: Sendable {
             key = "chain-d\(depth)"
         case .sharedString(let count, let length):
             key = "shared-n\(count)-l\(length)"
+        case .records(let count, let xml):
+            key = "records-n\(count)-\(xml ? "xml" : "bin")"
+        case .attachments(let count, let textLength, let dataLength):
+            key = "attachments-n\(count)-t\(textLength)-d\(dataLength)"
         }
         return "\(key)-g\(Self.generatorVersion).plist"
     }
@@ -104,6 +121,15 @@ enum InputGenerator {
             let shared = text(length: length, using: &generator) as NSString
             let root = IdentityArray(objects: Array(repeating: shared, count: count))
             return try archive(root, xml: false)
+        case .records(let count, let xml):
+            return try archive(IdentityArray(objects: records(count: count)), xml: xml)
+        case .attachments(let count, let textLength, let dataLength):
+            var generator = SplitMix64(seed: 11)
+            let items = (0 ..< count).map { index in
+                Attachment(name: "attachment-\(index).bin", text: text(length: textLength, using: &generator),
+                           bytes: Data((0 ..< dataLength).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
+            }
+            return try archive(IdentityArray(objects: items), xml: false)
         }
     }
 
@@ -138,6 +164,35 @@ enum InputGenerator {
                         tags: tags,
                         author: people[Int(generator.next() % UInt64(people.count))],
                         created: epoch.addingTimeInterval(Double(index) * 3_600.5))
+        }
+    }
+
+    /// Deterministic dense records (issue 18's shape): about 1,040 archive bytes in 11 objects each (~95 bytes per object).
+    static func records(count: Int) -> [Record] {
+        var generator = SplitMix64(seed: 18)
+        let vocabulary = (0 ..< 24).map { "tag-\(words[$0])" }
+        let kinds = ["draft", "published", "archived", "deleted"]
+        let epoch = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        return (0 ..< count).map { index in
+            let word = words[Int(generator.next() % UInt64(words.count))]
+            var uuidBytes = [UInt8](repeating: 0, count: 16)
+            for offset in stride(from: 0, to: 16, by: 8) {
+                withUnsafeBytes(of: generator.next()) { uuidBytes.replaceSubrange(offset ..< offset + 8, with: $0) }
+            }
+            let identifier = uuidBytes.withUnsafeBytes { UUID(uuid: $0.load(as: uuid_t.self)) }
+            let payload = Data((0 ..< 48).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
+            let tagCount = 2 + Int(generator.next() % 3)
+            let tags = (0 ..< tagCount).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
+            let attributes = IdentityDictionary(pairs: [
+                ("kind", kinds[Int(generator.next() % UInt64(kinds.count))] as NSString),
+                ("note", text(length: 240, using: &generator) as NSString),
+            ])
+            return Record(name: "Record \(index) \(word.capitalized) \(text(length: 24, using: &generator))",
+                          email: "\(word).\(index)@example.org",
+                          created: epoch.addingTimeInterval(Double(index) * 61.25),
+                          payload: payload,
+                          homepage: URL(string: "https://example.org/records/\(index)/\(word)")!,
+                          identifier: identifier, tags: tags, attributes: attributes)
         }
     }
 

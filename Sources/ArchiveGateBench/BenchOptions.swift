@@ -6,6 +6,10 @@ struct BenchOptions {
     enum Mode {
         case parent
         case child(CaseChild.Request)
+        /// `--prepare-inputs a,b`: generate (or find) the inputs, print `name<TAB>path<TAB>bytes` lines.
+        case prepareInputs([String])
+        /// `--foundation-convert FILE`: the whole-process Foundation peer, JSON on stdout.
+        case foundationConvert(String)
         case help
     }
 
@@ -28,6 +32,10 @@ struct BenchOptions {
       --min-runs N     fewest runs per case (default 3; --quick 1)
       --inputs-dir D   where generated archives are cached (default .build-bench-inputs)
       --timeout S      kill a case's child process after S seconds (default 900)
+
+    Used by scripts/lib-bench/whole.py (whole-process figures):
+      --prepare-inputs a,b       generate/cache the inputs; print name, path and size per line
+      --foundation-convert FILE  NSKeyedUnarchiver + JSONSerialization of FILE, JSON on stdout
     """
 
     static func parse(_ arguments: [String]) throws -> BenchOptions {
@@ -76,6 +84,13 @@ struct BenchOptions {
                 }
                 childEngine = engine
             case "--input-file": childFile = try value(argument)
+            case "--prepare-inputs":
+                let names = try value(argument).split(separator: ",").map(String.init)
+                for name in names where BenchInput.named(name) == nil {
+                    throw BenchError.usage("unknown case '\(name)'; known: \(BenchInput.all.map(\.name).joined(separator: ", "))")
+                }
+                options.mode = .prepareInputs(names)
+            case "--foundation-convert": options.mode = .foundationConvert(try value(argument))
             case "-h", "--help": options.mode = .help
             default: throw BenchError.usage("unknown argument '\(argument)'")
             }

@@ -23,6 +23,33 @@ enum BenchmarkMain {
             print(BenchOptions.usage)
         case .child(let request):
             exit(CaseChild.run(request))
+        case .prepareInputs(let names):
+            do {
+                let cache = InputCache(directory: URL(fileURLWithPath: options.inputsDirectory, isDirectory: true))
+                for input in BenchInput.all where names.contains(input.name) {
+                    let (bytes, generated) = try cache.bytes(for: input)
+                    if let generated {
+                        FileHandle.standardError.write(Data("[bench] \(input.name): generated \(bytes.count) bytes with NSKeyedArchiver in \(String(format: "%.1f", generated)) s\n".utf8))
+                    }
+                    print("\(input.name)\t\(cache.path(for: input))\t\(bytes.count)")
+                }
+            } catch {
+                FileHandle.standardError.write(Data("archivegate-bench: \(error)\n".utf8))
+                exit(1)
+            }
+        case .foundationConvert(let path):
+            guard let data = FileManager.default.contents(atPath: path) else {
+                FileHandle.standardError.write(Data("archivegate-bench: cannot read \(path)\n".utf8))
+                exit(1)
+            }
+            do {
+                var json = try FoundationPeer.decodeToJSON(data)
+                json.append(0x0A)
+                FileHandle.standardOutput.write(json)
+            } catch {
+                FileHandle.standardError.write(Data("archivegate-bench: Foundation: \(error)\n".utf8))
+                exit(1)
+            }
         case .parent:
             do {
                 try BenchmarkRun(options: options).run()

@@ -80,12 +80,15 @@ enum StrictPolicy {
         let post = SampleModel.className(of: Post.self)
         let person = SampleModel.className(of: Person.self)
         let node = SampleModel.className(of: ChainNode.self)
+        let record = SampleModel.className(of: Record.self)
+        let attachment = SampleModel.className(of: Attachment.self)
         return """
         {
           "name": "bench-strict",
           "description": "Only the benchmark's classes; every key of every custom class typed.",
           "root": ["NSArray", "\(node)"],
-          "allow": ["NSArray", "NSString", "NSDate", "\(post)", "\(person)", "\(node)"],
+          "allow": ["NSArray", "NSString", "NSDate", "NSData", "NSURL", "NSUUID", "NSDictionary", "NSNumber",
+                    "\(post)", "\(person)", "\(node)", "\(record)", "\(attachment)"],
           "classes": {
             "\(post)": {
               "keys": {
@@ -104,6 +107,21 @@ enum StrictPolicy {
             "\(node)": {
               "keys": {"level": "integer", "child": "\(node)"},
               "required": ["level"],
+              "unknownKeys": "reject"
+            },
+            "\(record)": {
+              "keys": {
+                "name": "NSString", "email": "NSString", "created": "NSDate", "payload": "NSData",
+                "homepage": "NSURL", "id": "NSUUID",
+                "tags": {"classes": ["NSArray"], "elements": ["NSString"]},
+                "attributes": {"classes": ["NSDictionary"], "elements": ["NSString"], "dictionaryKeys": ["NSString"]}
+              },
+              "required": ["name", "email", "created", "payload", "homepage", "id", "tags", "attributes"],
+              "unknownKeys": "reject"
+            },
+            "\(attachment)": {
+              "keys": {"name": "NSString", "text": "NSString", "bytes": "NSData"},
+              "required": ["name", "text", "bytes"],
               "unknownKeys": "reject"
             }
           },

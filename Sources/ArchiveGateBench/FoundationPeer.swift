@@ -29,10 +29,24 @@ enum FoundationPeer {
             var fields: [String: Any] = ["$class": "ChainNode", "level": node.level]
             if let child = node.child { fields["child"] = plainValue(child) }
             return fields
+        case let record as Record:
+            return [
+                "$class": "Record", "name": record.name, "email": record.email,
+                "created": record.created.timeIntervalSince1970, "payload": record.payload.base64EncodedString(),
+                "homepage": record.homepage.absoluteString, "id": record.identifier.uuidString,
+                "tags": record.tags.map(plainValue), "attributes": plainValue(record.attributes),
+            ] as [String: Any]
+        case let attachment as Attachment:
+            return ["$class": "Attachment", "name": attachment.name, "text": attachment.text,
+                    "bytes": attachment.bytes.base64EncodedString()]
         case let string as String:
             return string
         case let array as NSArray:
             return array.map(plainValue)
+        case let dictionary as NSDictionary:
+            var fields: [String: Any] = [:]
+            for case let (key as String, value) in dictionary { fields[key] = plainValue(value) }
+            return fields
         case let date as Date:
             return date.timeIntervalSince1970
         case let number as NSNumber:

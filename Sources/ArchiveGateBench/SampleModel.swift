@@ -155,5 +155,6 @@ enum SampleModel {
     /// Classes handed to `NSKeyedUnarchiver.unarchivedObject(ofClasses:from:)`.
     static let foundationClasses: [AnyClass] = [
         NSArray.self, NSString.self, NSDate.self, NSNumber.self, Post.self, Person.self, ChainNode.self,
+        NSDictionary.self, NSData.self, NSURL.self, NSUUID.self, Record.self, Attachment.self,
     ]
 }

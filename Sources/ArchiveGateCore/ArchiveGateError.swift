@@ -35,7 +35,7 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
         case .propertyList(let error):
             [.inputTooLarge, .objectLimitExceeded, .depthLimitExceeded, .stringTooLarge, .dataTooLarge].contains(error.code)
         case .archive(let error):
-            [.depthLimitExceeded, .outputLimitExceeded, .objectLimitExceeded].contains(error.code)
+            [.depthLimitExceeded, .outputLimitExceeded, .objectLimitExceeded, .timeBudgetExceeded].contains(error.code)
         }
     }
 

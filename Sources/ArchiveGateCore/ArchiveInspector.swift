@@ -21,24 +21,39 @@ public struct Inspection: Sendable {
 ///           ─▶ Plain/Typed renderer   one growing byte buffer; output byte/node budget; cycles → $ref
 ///
 /// Nothing in it instantiates a class named by the archive.
+///
+/// The core's folders are layered the same way at compile time: Plist ← Archive ← Policy ← JSON.
+/// A folder uses only its own types, those of the folders to its left and the shared vocabulary at
+/// the core's root (`JSONPointer`, `ReferenceSite`); only this file, which assembles the pipeline,
+/// and `ArchiveGateError` see every folder. `scripts/check-layers` fails on a use to the right.
 public struct ArchiveInspector: Sendable {
     public var policy: Policy
+    /// Decode NSData that holds a keyed archive too, under the same policy, limits and deadline
+    /// (`--nested`, `?nested=true`). Off by default; such data is a danger finding either way.
+    public var decodesNestedArchives: Bool
 
-    public init(policy: Policy) {
+    public init(policy: Policy, decodesNestedArchives: Bool = false) {
         self.policy = policy
+        self.decodesNestedArchives = decodesNestedArchives
     }
 
     /// Decodes and evaluates `bytes`; the report says whether the policy accepts the archive.
     public func validate(_ bytes: [UInt8]) throws(ArchiveGateError) -> ValidationReport {
-        let archive = try decode(bytes)
-        return try evaluate(archive).report
+        let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
+        let archive = try decode(bytes, deadline: deadline)
+        return try evaluate(archive, deadline: deadline).report
     }
 
     /// Decodes, evaluates and — unless the policy rejects the archive — renders it as JSON.
     public func convert(_ bytes: [UInt8], mode: OutputMode, pretty: Bool = false) throws(ArchiveGateError) -> Inspection {
-        let archive = try decode(bytes)
-        let evaluation = try evaluate(archive)
-        if !evaluation.report.valid, policy.onViolation == .reject {
+        let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
+        let archive = try decode(bytes, deadline: deadline)
+        let evaluation = try evaluate(archive, deadline: deadline)
+        // Inspection mode (any class) is for looking at what an archive holds: an object whose
+        // fields do not match its Foundation class is shown as `{"$class": …}` and reported, and
+        // the report stays invalid.
+        let inspectsShapes = policy.allowed.acceptsAnyClass && evaluation.onlyShapeViolations
+        if !evaluation.report.valid, policy.onViolation == .reject, !inspectsShapes {
             return Inspection(report: evaluation.report, json: nil)
         }
         do throws(ArchiveError) {
@@ -58,6 +73,7 @@ public struct ArchiveInspector: Sendable {
                                              limits: policy.limits, pretty: pretty)
                 json = try renderer.render()
             }
+            try deadline.check("rendering")
             return Inspection(report: evaluation.report, json: json)
         } catch {
             throw .archive(error)
@@ -65,7 +81,8 @@ public struct ArchiveInspector: Sendable {
     }
 
     /// Reads and structurally validates an archive under the policy's limits.
-    public func decode(_ bytes: [UInt8]) throws(ArchiveGateError) -> KeyedArchive {
+    /// With a `deadline`, exceeding it after either step is `archive.time_budget_exceeded`.
+    public func decode(_ bytes: [UInt8], deadline: DecodeDeadline? = nil) throws(ArchiveGateError) -> KeyedArchive {
         let plist: PropertyList
         do {
             plist = try PropertyList.read(bytes, limits: policy.limits.propertyList)
@@ -73,14 +90,19 @@ public struct ArchiveInspector: Sendable {
             throw .propertyList(error)
         }
         do {
-            return try KeyedArchive(plist: plist, maxObjects: policy.limits.maxObjects)
+            try deadline?.check("reading the property list")
+            let archive = try KeyedArchive(plist: plist, maxObjects: policy.limits.maxObjects)
+            try deadline?.check("reading the archive structure")
+            return archive
         } catch {
             throw .archive(error)
         }
     }
 
-    private func evaluate(_ archive: KeyedArchive) throws(ArchiveGateError) -> PolicyEvaluation {
+    private func evaluate(_ archive: KeyedArchive, deadline: DecodeDeadline) throws(ArchiveGateError) -> PolicyEvaluation {
         var evaluator = PolicyEvaluator(archive: archive, policy: policy)
+        evaluator.deadline = deadline
+        if decodesNestedArchives { evaluator.nesting = NestingContext() }
         do {
             return try evaluator.evaluate()
         } catch {

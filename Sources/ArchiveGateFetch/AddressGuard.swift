@@ -5,14 +5,19 @@
 /// callbacks), never with the URL's spelling, so DNS answers, rebinding and odd numeric spellings
 /// all end up as the same 32 or 128 bits before the decision.
 public struct AddressGuard: Sendable {
-    /// Loopback, private, link-local (incl. 169.254.169.254), CGNAT, benchmarking, multicast,
-    /// reserved, broadcast; IPv6 unspecified, loopback, ULA, link-local, multicast and the
-    /// deprecated IPv4-compatible block `::/96` (which also holds `::` and `::1`).
+    /// Loopback, private, link-local (incl. 169.254.169.254), CGNAT, IETF protocol assignments
+    /// (`192.0.0.0/24`), benchmarking, multicast, reserved, broadcast; IPv6 unspecified, loopback,
+    /// ULA, link-local, site-local (`fec0::/10`, deprecated but still routed inside some sites),
+    /// multicast, discard-only (`100::/64`), the deprecated IPv4-compatible block `::/96` (which also
+    /// holds `::` and `::1`), and the blocks that carry an IPv4 address to a translator or relay which
+    /// would forward to it: SIIT IPv4-translated `::ffff:0:0:0/96`, local-use NAT64
+    /// `64:ff9b:1::/48`, 6to4 `2002::/16` and Teredo `2001::/32`.
     public static let deniedRanges: [IPAddressRange] = [
         "0.0.0.0/8", "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
-        "169.254.0.0/16", "100.64.0.0/10", "198.18.0.0/15", "224.0.0.0/4", "240.0.0.0/4",
+        "169.254.0.0/16", "100.64.0.0/10", "192.0.0.0/24", "198.18.0.0/15", "224.0.0.0/4", "240.0.0.0/4",
         "255.255.255.255/32",
-        "::/128", "::1/128", "::/96", "fc00::/7", "fe80::/10", "ff00::/8",
+        "::/128", "::1/128", "::/96", "fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8", "100::/64",
+        "::ffff:0:0:0/96", "64:ff9b:1::/48", "2002::/16", "2001::/32",
     ].map { IPAddressRange($0)! }
 
     /// IPv4-mapped IPv6 (`::ffff:a.b.c.d`): a socket to it *is* a connection to the IPv4 address.

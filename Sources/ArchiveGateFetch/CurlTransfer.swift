@@ -225,8 +225,11 @@ final class CurlTransfer {
             return FetchError(.cancelled, "the fetch was cancelled")
         case CURLE_OPERATION_TIMEDOUT:
             return FetchError(.timeout, detail)
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            return FetchError(.notHTTP, detail)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_WEIRD_SERVER_REPLY:
+            // Schemes were checked on every URL before its transfer, so here libcurl means the
+            // upstream's reply is not HTTP (an SSH or SMTP banner, HTTP/0.9): a bad gateway, not
+            // a bad request.
+            return FetchError(.connectionFailed, "\(url.host) did not answer HTTP: \(detail)")
         case CURLE_URL_MALFORMAT:
             return FetchError(.invalidURL, detail)
         default:

@@ -20,6 +20,13 @@ final class CurlURL {
         // Set before any throw below, so deinit always sees initialized stored properties.
         self.text = input
         self.host = ""
+        // libcurl reads a C string: a NUL would silently cut the URL there, and other control
+        // characters have no business in a URL (RFC 3986 has them percent-encoded).
+        if let offset = input.unicodeScalars.firstIndex(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            let scalar = input.unicodeScalars[offset]
+            let position = input.unicodeScalars.distance(from: input.unicodeScalars.startIndex, to: offset)
+            throw FetchError(.invalidURL, "the URL holds the control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(4)) at character \(position); percent-encode it: \(Self.quoted(input))")
+        }
         let parsed = curl_url_set(handle, CURLUPART_URL, input, 0)
         if parsed == CURLUE_UNSUPPORTED_SCHEME {
             throw FetchError(.notHTTP, "only http and https URLs can be fetched: \(Self.quoted(input))")
@@ -61,4 +68,9 @@ final class CurlURL {
         let shown = text.unicodeScalars.prefix(200).map { $0.isASCII && $0.value >= 0x20 ? String($0) : "?" }.joined()
         return "\"\(shown)\(text.unicodeScalars.count > 200 ? "…" : "")\""
     }
+}
+
+private extension String {
+    /// `"0"` → `"0000"`, for U+ notation.
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: Swift.max(0, width - count)) + self }
 }

@@ -1,5 +1,6 @@
 import ArchiveGateCore
 import ArchiveGateStore
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -11,9 +12,11 @@ import NIOCore
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
+///             ─▶ / and /ui/<file>: InspectorController (the inspector page; ui.enabled)   (no auth)
 ///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ ArchiveController  (validate, convert)
 ///                     (Bearer key → tenant)      (token bucket → 429)    ResultsController  (/v1/archives → store)
 ///                                                                        FetchController    (libcurl → core [→ store])
+///                                                                        InspectController  (report + JSON for the page)
 ///
 /// `store` backs `/v1/archives`; with nil those endpoints answer 503 `store.disabled`. The caller
 /// owns it (opens it before, closes it after the application ran); the application runs the
@@ -27,23 +30,33 @@ public func buildApplication(
 ) throws -> some ApplicationProtocol {
     var logger = logger ?? Logger(label: "archivegate")
     logger.logLevel = configuration.logLevel
-    let tenants = try TenantRegistry.load(directory: configuration.tenantsDirectory, defaults: configuration.tenantDefaults)
+    let tenantDirectories = (configuration.tenantsDirectory.map { [$0] } ?? []) + configuration.extraTenantsDirectories
+    let tenants = try TenantRegistry.load(directories: tenantDirectories, defaults: configuration.tenantDefaults)
+    try tenants.refusePublishedKeys(bindingTo: configuration.host)
     if tenants.tenants.isEmpty {
         logger.warning("no tenants configured: every /v1 request will be answered 401",
-                       metadata: ["tenants_directory": .string(configuration.tenantsDirectory ?? "-")])
+                       metadata: ["tenants_directory": .string(tenantDirectories.joined(separator: ", "))])
+    } else {
+        logger.info("tenants loaded", metadata: ["tenants": .string(tenants.tenants.map(\.id).joined(separator: ","))])
+    }
+    for risk in configuration.riskySettings {
+        logger.warning("risky setting acknowledged: \(risk)")
+    }
+    for tenant in tenants.tenants {
+        for risk in tenant.acknowledgedRisks {
+            logger.warning("risky tenant setting acknowledged: \(risk)", metadata: ["tenant": .string(tenant.id)])
+        }
     }
 
     let router = Router(context: ArchiveRequestContext.self)
+    let routeMethods = RouteMethodTable()
     router.addMiddleware {
         RequestIdMiddleware()
         AccessLogMiddleware(logger: logger, metrics: metrics)
-        ProblemMiddleware(methodsByPath: [
-            "/v1/validate": [.post], "/v1/convert": [.post], "/v1/fetch": [.post],
-            "/v1/archives": [.get, .post], "/v1/archives/*": [.get, .delete], "/v1/archives/*/json": [.get],
-            "/healthz": [.get], "/readyz": [.get], "/metrics": [.get], "/openapi.yaml": [.get],
-        ])
+        ProblemMiddleware(routes: routeMethods)
     }
     OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)
+    if configuration.uiEnabled { InspectorController().register(on: router) }
     let v1 = router.group("v1")
         .add(middleware: AuthenticationMiddleware(tenants: tenants))
         .add(middleware: RateLimitMiddleware())
@@ -51,10 +64,13 @@ public func buildApplication(
     ArchiveController(metrics: metrics).register(on: v1)
     ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register(on: v1)
     FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register(on: v1)
+    InspectController(metrics: metrics).register(on: v1)
+    routeMethods.load(from: router.routes)
 
     let http1 = HTTP1Channel.Configuration(
         additionalChannelHandlers: [RequestTimeoutHandler(headTimeout: TimeAmount(configuration.headerTimeout),
-                                                          bodyTimeout: TimeAmount(configuration.bodyTimeout))],
+                                                          bodyTimeout: TimeAmount(configuration.bodyTimeout)),
+                                    EarlyCloseHandler()],
         idleTimeout: TimeAmount(configuration.idleTimeout)
     )
     return Application(

@@ -33,9 +33,23 @@ enum Terminal {
 
     /// The one-line reason for a rejection: the first violation and how many more.
     static func rejection(_ report: ValidationReport) -> String {
-        guard let first = report.violations.first else { return "rejected by policy '\(report.policy)'" }
+        guard let first = report.violations.first else {
+            if let finding = report.unacknowledgedFindings.first { return "rejected: \(Terminal.finding(finding))" }
+            return "rejected by policy '\(report.policy)'"
+        }
         let more = report.violations.count > 1 ? " (+\(report.violations.count - 1) more)" : ""
         return "rejected: \(first.code) at \(shorten(first.path.isEmpty ? "/" : first.path)): \(first.message)\(more)"
+    }
+
+    /// One danger finding on one line: code, class, path and reason.
+    static func finding(_ finding: ValidationReport.Finding) -> String {
+        "\(finding.code) (\(finding.className)) at \(shorten(finding.path.isEmpty ? "/" : finding.path)): \(finding.reason)"
+            + (finding.acknowledged ? " [acknowledged]" : "")
+    }
+
+    /// Every finding of `report` on stderr, one line each, prefixed with the file.
+    static func reportFindings(_ report: ValidationReport, file: String) {
+        for finding in report.findings { error("\(file): finding \(Terminal.finding(finding))") }
     }
 
     static func malformed(_ error: ArchiveGateError) -> String {

@@ -27,7 +27,8 @@ struct ConvertCommand: ParsableCommand {
         let policy = try decode.policyOrExit()
         do {
             let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
-            let inspection = try ArchiveInspector(policy: policy).convert(bytes, mode: mode, pretty: pretty)
+            let inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty)
+            Terminal.reportFindings(inspection.report, file: file)
             guard let json = inspection.json else {
                 Terminal.error("\(file): \(Terminal.rejection(inspection.report))")
                 throw CLIExit.rejected
@@ -42,7 +43,7 @@ struct ConvertCommand: ParsableCommand {
             throw CLIExit.malformed
         } catch CLIFailure.usage(let message) {
             Terminal.error(message)
-            throw CLIExit.malformed
+            throw CLIExit.usage
         }
     }
 }

@@ -10,6 +10,9 @@ struct DecodeOptions: ParsableArguments {
     @Flag(name: .long, help: "Inspection mode: accept and render any class (still never instantiated; limits apply).")
     var allowAnyClass = false
 
+    @Flag(name: .long, help: "Also decode NSData that holds a keyed archive, under the same policy and limits (always a danger finding).")
+    var nested = false
+
     @Option(name: .customLong("limit"), help: ArgumentHelp("Override a limit, e.g. --limit maxDepth=64 (repeatable).", valueName: "name=value"))
     var limitOverrides: [String] = []
 
@@ -23,6 +26,11 @@ struct DecodeOptions: ParsableArguments {
                 throw ValidationError("--limit takes name=positive-integer with a name among \(DecodeLimits().entries.map(\.name).joined(separator: ", ")); got '\(override)'")
             }
         }
+    }
+
+    /// The inspector for `policy`, with `--nested` applied.
+    func inspector(_ policy: Policy) -> ArchiveInspector {
+        ArchiveInspector(policy: policy, decodesNestedArchives: nested)
     }
 
     /// The policy to decode under; an unusable policy file or override prints one line on stderr

@@ -37,7 +37,7 @@ struct PolicySuggestCommand: ParsableCommand {
                 throw CLIExit.malformed
             } catch CLIFailure.usage(let message) {
                 Terminal.error(message)
-                throw CLIExit.malformed
+                throw CLIExit.usage
             }
         }
         Terminal.writeStdout(Array(suggester.policyJSON(name: name).utf8))
@@ -52,6 +52,9 @@ struct PolicyCheckCommand: ParsableCommand {
         discussion: "Example: archivegate policy check config/policies/example.json"
     )
 
+    @Flag(name: .long, help: "Also print every lint finding (over-broad rules) and exit 1 if there is any.")
+    var strict = false
+
     @Argument(help: ArgumentHelp("The policy file.", valueName: "file"))
     var file: String
 
@@ -63,7 +66,14 @@ struct PolicyCheckCommand: ParsableCommand {
         do {
             let policy = try Policy.load(json: Array(bytes), name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
             let schemas = policy.classes.keys.sorted().joined(separator: ", ")
-            print("\(file): policy '\(policy.name)' OK — allow: \(policy.allowed.summary); schemas: \(schemas.isEmpty ? "none" : schemas); onViolation: \(policy.onViolation.rawValue)")
+            if strict, !policy.lint.isEmpty {
+                for finding in policy.lint { print("\(file): \(finding)") }
+                Terminal.error("\(file): \(policy.lint.count) lint finding\(policy.lint.count == 1 ? "" : "s"); fix them or mark the policy \"inspection\": true")
+                throw CLIExit.rejected
+            }
+            print("\(file): policy '\(policy.name)' OK — allow: \(policy.allowed.summary); schemas: \(schemas.isEmpty ? "none" : schemas); onViolation: \(policy.onViolation.rawValue)\(policy.inspection ? "; inspection" : "")")
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             Terminal.error("\(file): \(error)")
             throw CLIExit.usage

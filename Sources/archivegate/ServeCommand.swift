@@ -20,6 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "TCP port (overrides http.port).")
     var port: Int?
 
+    @Option(name: .long, help: "A further folder of tenant files, loaded after tenants.directory (repeatable; scripts/serve adds the demo tenant this way).")
+    var extraTenants: [String] = []
+
     @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (overrides log.level).")
     var logLevel: String?
 
@@ -29,8 +32,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let port { overrides["http.port"] = String(port) }
         if let logLevel { overrides["log.level"] = logLevel }
         let environment = ProcessInfo.processInfo.environment
-        let configuration = try await ServerConfiguration.load(
+        var configuration = try await ServerConfiguration.load(
             configDirectory: config ?? Self.defaultConfigDirectory(environment), overrides: overrides, environment: environment)
+        configuration.extraTenantsDirectories = extraTenants
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

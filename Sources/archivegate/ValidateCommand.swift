@@ -17,7 +17,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let policy = try decode.policyOrExit()
-        let inspector = ArchiveInspector(policy: policy)
+        let inspector = decode.inspector(policy)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var worst: Int32 = 0
@@ -32,12 +32,15 @@ struct ValidateCommand: ParsableCommand {
                     Terminal.error("\(file): \(Terminal.rejection(report))")
                     worst = max(worst, 1)
                 }
+                Terminal.reportFindings(report, file: file)
+                // Inspection mode reports findings without refusing; the exit status still says so.
+                if !report.unacknowledgedFindings.isEmpty { worst = max(worst, 1) }
             } catch let error as ArchiveGateError {
                 Terminal.error("\(file): \(Terminal.malformed(error))")
-                worst = 2
+                worst = max(worst, CLIExit.malformed.rawValue)
             } catch CLIFailure.usage(let message) {
-                Terminal.error(message)
-                worst = 2
+                Terminal.error(message)  // a file that cannot be opened is the caller's mistake, not the archive's
+                worst = max(worst, CLIExit.usage.rawValue)
             }
         }
         if worst != 0 { throw ExitCode(worst) }

@@ -239,4 +239,14 @@ import Testing
         expectReadError(.invalidDate, Writer.write(.date(.nan)))
         expectReadError(.invalidDate, Writer.write(.date(-.infinity)))
     }
+
+    /// ISO 8601 JSON carries four-digit years: NSDate.distantPast (0001) and 9999-12-31 read, a date
+    /// past the year 9999 does not (CPython refuses it too).
+    @Test func datesOutsideTheYearsOneToNineThousandNineHundredNinetyNineAreRejected() throws {
+        #expect(try WriterTestSupport.readBack(Writer.write(.date(-63_114_076_800))) == .date(-63_114_076_800))
+        #expect(try WriterTestSupport.readBack(Writer.write(.date(252_423_993_599))) == .date(252_423_993_599))
+        expectReadError(.invalidDate, Writer.write(.date(252_423_993_600)))
+        expectReadError(.invalidDate, Writer.write(.date(-63_114_076_801)))
+        expectReadError(.invalidDate, Writer.write(.date(1e300)))
+    }
 }

@@ -243,4 +243,13 @@ import Testing
             #expect(report.classes.map(\.name) == ["NSDate"])
         }
     }
+
+    /// Foundation leaves NSAttributes out of a string without attributes (the oracle found 215
+    /// Foundation-written archives refused while NSAttributes was required).
+    @Test(arguments: FixtureFormat.allCases)
+    func anAttributedStringWithoutAttributesIsValid(format: FixtureFormat) throws {
+        let bytes = try FoundationFixture.archive(NSAttributedString(string: "plain"), as: format)
+        let report = try ArchiveInspector(policy: .foundation).validate(bytes)
+        #expect(report.valid, "\(report.violations.map { "\($0.code) \($0.path) \($0.message)" })")
+    }
 }

@@ -45,7 +45,10 @@ import Testing
         Case(rule: "$objects[0] is not $null", code: "archive.invalid_objects") { rawArchive(top: .dictionary([:]), objects: ["x"]) },
         Case(rule: "$objects is empty", code: "archive.invalid_objects") { rawArchive(top: .dictionary([:]), objects: []) },
         Case(rule: "$objects holds an array", code: "archive.invalid_objects") { rawArchive(top: .dictionary([:]), objects: ["$null", [1]]) },
-        Case(rule: "$top value is not a UID", code: "archive.invalid_top") { rawArchive(top: .dictionary(["root": 1]), objects: ["$null"]) },
+        Case(rule: "$top value is an array", code: "archive.invalid_top") { rawArchive(top: .dictionary(["root": [1]]), objects: ["$null"]) },
+        Case(rule: "$top value is a dictionary", code: "archive.invalid_top") {
+            rawArchive(top: .dictionary(["root": .dictionary(["a": 1])]), objects: ["$null"])
+        },
         Case(rule: "dangling UID in $top", code: "archive.dangling_uid") { rawArchive(top: .dictionary(["root": .uid(7)]), objects: ["$null"]) },
         Case(rule: "dangling UID in a field", code: "archive.dangling_uid") {
             archive { builder in
@@ -102,13 +105,6 @@ import Testing
             archive { builder in
                 let record = builder.classRecord("X")
                 builder.setTop("root", builder.object(class: record, fields: ["$evil": 1]))
-            }
-        },
-        Case(rule: "NS.keys and NS.objects differ in length", code: "archive.length_mismatch") {
-            archive { builder in
-                let key = builder.add("k")
-                let record = builder.classRecord("NSDictionary")
-                builder.setTop("root", builder.object(class: record, fields: ["NS.keys": [.uid(key), .uid(key)], "NS.objects": [.uid(key)]]))
             }
         },
         Case(rule: "array containing itself", code: "archive.collection_cycle") {

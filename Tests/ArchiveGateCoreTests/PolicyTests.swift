@@ -327,8 +327,9 @@ import Testing
         // An attributed string whose NSString is a number: Foundation decodes NSString as a string.
         let bytes = HandBuilt.root { builder in
             let number = builder.add(5)
+            let attributes = builder.dictionary(keys: [], values: [])
             let record = builder.classRecord("NSAttributedString")
-            return builder.object(class: record, fields: ["NSString": .uid(number)])
+            return builder.object(class: record, fields: ["NSString": .uid(number), "NSAttributes": .uid(attributes)])
         }
         #expect(Self.lines(try Inspect.report(bytes, policy: .foundation)) == ["policy.class_mismatch /root/string NSNumber -"])
     }

@@ -144,7 +144,10 @@ import Testing
         defer { server.stop() }
         let policy = Support.loopbackPolicy { $0.lowSpeedLimit = 0; $0.totalTimeout = .seconds(60) }
         let task = Task { await Support.fetchError(server.url("/"), policy) }
-        try await Task.sleep(for: .milliseconds(300))
+        // Cancel once the transfer is under way: the origin has accepted the connection.
+        let acceptDeadline = ContinuousClock.now + .seconds(30)
+        while server.acceptCount == 0, ContinuousClock.now < acceptDeadline { try await Task.sleep(for: .milliseconds(2)) }
+        #expect(server.acceptCount == 1, "the fetch never reached the origin")
         let start = ContinuousClock.now
         task.cancel()
         let error = await task.value

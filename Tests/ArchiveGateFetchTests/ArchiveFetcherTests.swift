@@ -88,6 +88,28 @@ import Testing
         #expect(await Support.fetchError(url, FetchPolicy())?.code == .invalidURL)
     }
 
+    /// A NUL would cut the C string libcurl reads, fetching `…/archive` while `source` said more.
+    @Test(arguments: ["\u{0}", "\u{0}.evil", "\r\nX-Injected: 1", "\t", "\u{7F}", "\u{1B}"])
+    func controlCharactersInURLsAreRefusedBeforeConnecting(suffix: String) async throws {
+        let server = try TestHTTPServer(handler: Support.routes)
+        defer { server.stop() }
+        let error = await Support.fetchError(server.url("/archive") + suffix, Support.loopbackPolicy())
+        #expect(error?.code == .invalidURL, "\(String(describing: error))")
+        #expect(error?.message.contains("control character") == true)
+        #expect(server.acceptCount == 0)
+    }
+
+    /// An upstream that answers with something other than HTTP is a bad gateway (502 in the
+    /// server), not the client's bad request.
+    @Test(arguments: ["SSH-2.0-OpenSSH_9.2\r\n", "220 smtp.example ESMTP\r\n", "hello"])
+    func nonHTTPBannersAreConnectionFailures(banner: String) async throws {
+        let server = try TestHTTPServer { _ in .raw(Array(banner.utf8)) }
+        defer { server.stop() }
+        let error = await Support.fetchError(server.url("/archive"), Support.loopbackPolicy())
+        #expect(error?.code == .connectionFailed, "\(String(describing: error))")
+        #expect(error?.message.contains("did not answer HTTP") == true, "\(String(describing: error))")
+    }
+
     @Test func urlsWithCredentialsAreRefusedBeforeConnecting() async throws {
         let server = try TestHTTPServer(handler: Support.routes)
         defer { server.stop() }

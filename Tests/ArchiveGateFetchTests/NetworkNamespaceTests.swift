@@ -14,7 +14,12 @@ import Glibc
 struct NetworkNamespaceTests {
     typealias Support = FetchTestSupport
 
-    @Test(arguments: [("10.1.2.3", "10.0.0.0/8"), ("169.254.169.254", "169.254.169.254/32"), ("fd00::1", "fd00::/8")])
+    @Test(arguments: [("10.1.2.3", "10.0.0.0/8"), ("169.254.169.254", "169.254.169.254/32"), ("fd00::1", "fd00::/8"),
+                      // Issue 15: 6to4 (embedding 127.0.0.1), local NAT64, Teredo, site-local, SIIT
+                      // IPv4-translated (embedding 10.1.2.3), the IETF protocol block, discard-only.
+                      ("2002:7f00:1::1", "2002::/16"), ("64:ff9b:1::1", "64:ff9b:1::/48"), ("2001::1", "2001::/32"),
+                      ("fec0::1", "fec0::/10"), ("::ffff:0:a01:203", "::ffff:0:0:0/96"), ("192.0.0.8", "192.0.0.0/24"),
+                      ("100::1", "100::/64")])
     func privateAndMetadataAddressesAreRefusedWithoutAConnection(host: String, range: String) async throws {
         let server = try TestHTTPServer(host: host, handler: Support.routes)
         defer { server.stop() }

@@ -1,3 +1,4 @@
+import ArchiveGateInflate
 @testable import ArchiveGateServer
 import Foundation
 import NIOCore
@@ -46,6 +47,17 @@ import Testing
             #expect(try inflater.finish() == original)
         }
         var capped = try GzipInflater(limit: 1000)
-        #expect(throws: ProblemError.self) { try capped.feed(ByteBuffer(bytes: gzip)) }
+        let error = #expect(throws: InflateError.self) { try capped.feed(ByteBuffer(bytes: gzip)) }
+        #expect(error?.code == .inflatedTooLarge)
+        #expect(error?.limit == 1000)
+        #expect(error?.problemError.status == .contentTooLarge)
+        #expect(error?.problemError.code == "request.inflated_too_large")
+
+        var truncated = try GzipInflater(limit: 1 << 20)
+        try truncated.feed(ByteBuffer(bytes: gzip.prefix(gzip.count / 2)))
+        let cut = #expect(throws: InflateError.self) { _ = try truncated.finish() }
+        #expect(cut?.code == .invalidGzip)
+        #expect(cut?.problemError.status == .badRequest)
+        #expect(cut?.problemError.code == "request.invalid_gzip")
     }
 }

@@ -69,11 +69,12 @@ import Testing
         }
     }
 
-    @Test func shippedConfigurationLoadsTheDemoTenant() async throws {
-        let configDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../config").standardized.path
-        let configuration = try await ServerConfiguration.load(configDirectory: configDirectory, environment: [:])
-        let registry = try TenantRegistry.load(directory: configuration.tenantsDirectory, defaults: configuration.tenantDefaults)
+    @Test func demoTenantLoadsAsAnExtraFolder() async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
+        let configuration = try await ServerConfiguration.load(configDirectory: root.appendingPathComponent("config").path, environment: [:])
+        let registry = try TenantRegistry.load(
+            directories: [configuration.tenantsDirectory!, root.appendingPathComponent("examples/demo-tenant").path],
+            defaults: configuration.tenantDefaults)
         #expect(registry.authenticate(key: "demo-key-change-me")?.id == "demo")
         #expect(registry.authenticate(key: "demo-key-change-me ") == nil)
     }

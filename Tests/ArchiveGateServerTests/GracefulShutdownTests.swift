@@ -42,19 +42,25 @@ import Testing
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(server.openSocketCount() >= socketsBefore + 8, "the server did not accept the eight uploads in 30 s")
-        // Background load that keeps running across the signal.
+        // Background load that keeps running across the signal; it says when its first answers are in.
+        let (answered, answeredSignal) = AsyncStream.makeStream(of: Void.self)
         let load = Task {
             var statuses: [Int] = []
             for _ in 0..<200 {
                 guard let reply = try? await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key,
                                                              body: archive, client: client) else { break }
                 statuses.append(reply.status)
+                if statuses.count == 5 { answeredSignal.finish() }
             }
+            answeredSignal.finish()
             return statuses
         }
-        try await Task.sleep(for: .milliseconds(200))
+        for await _ in answered {}  // the load is running
         server.signal(SIGTERM)
-        try await Task.sleep(for: .milliseconds(300))
+        // The drain has begun when the listener is closed: new connections are refused.
+        let drainDeadline = ContinuousClock.now + .seconds(30)
+        while ServerProcess.canConnect(port: port), ContinuousClock.now < drainDeadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(!ServerProcess.canConnect(port: port), "the listener was still open 30 s after SIGTERM")
         for continuation in continuations {
             continuation.yield(ByteBuffer(bytes: archive[half...]))
             continuation.finish()

@@ -11,13 +11,12 @@ import Testing
         let bomb = try Fixtures.gzipBomb(mebibytes: 1024)
         #expect(bomb.count < 4 << 20)
         try await TestServer.run { port in
-            ProcessMemory.resetPeak()
-            let before = ProcessMemory.peakResidentBytes()
+            let before = try ProcessMemory.resetPeak()
             let reply = try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: bomb,
                                                   headers: [("Content-Encoding", "gzip")])
             #expect(reply.status == 413)
             #expect(reply.json["code"] as? String == "request.inflated_too_large")
-            let growth = ProcessMemory.peakResidentBytes() - before
+            let growth = try ProcessMemory.peakResidentBytes() - before
             #expect(growth < 128 << 20, "peak RSS grew by \(growth >> 20) MiB")
             let health = try await TestServer.send("/healthz", method: .GET, port: port)
             #expect(health.status == 200)
@@ -57,19 +56,40 @@ import Testing
     }
 }
 
-/// Peak resident memory of this process, from /proc (Linux).
+/// Peak resident memory of this process, from /proc (Linux). Every read either measures or throws:
+/// a memory test that cannot measure must fail, not pass.
 enum ProcessMemory {
-    /// Writing 5 to clear_refs resets VmHWM (Linux ≥ 4.0).
-    static func resetPeak() {
-        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+    struct Unmeasurable: Error, CustomStringConvertible {
+        let description: String
     }
 
-    static func peakResidentBytes() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
-            let digits = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
-            return digits * 1024
+    /// Resets the peak (VmHWM) to the current resident size by writing 5 to clear_refs (Linux ≥ 4.0),
+    /// checks that the reset took, and returns the new peak.
+    static func resetPeak() throws -> Int {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else {
+            throw Unmeasurable(description: "cannot open /proc/self/clear_refs to reset the peak")
         }
-        return 0
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data("5".utf8))
+        let peak = try peakResidentBytes()
+        let resident = try statusField("VmRSS:")
+        // Right after a reset the peak is the current size (allow for what the read itself touched).
+        guard peak <= resident + (16 << 20) else {
+            throw Unmeasurable(description: "the peak did not reset: VmHWM \(peak >> 20) MiB, VmRSS \(resident >> 20) MiB")
+        }
+        return peak
+    }
+
+    static func peakResidentBytes() throws -> Int {
+        try statusField("VmHWM:")
+    }
+
+    /// A `kB` field of /proc/self/status, in bytes.
+    private static func statusField(_ name: String) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        for line in status.split(separator: "\n") where line.hasPrefix(name) {
+            if let kibibytes = line.split(separator: " ").compactMap({ Int($0) }).first { return kibibytes * 1024 }
+        }
+        throw Unmeasurable(description: "no \(name) line in /proc/self/status")
     }
 }

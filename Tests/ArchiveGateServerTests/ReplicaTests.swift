@@ -107,10 +107,10 @@ struct ReplicaTests {
 struct ReplicaDatabase {
     static let environment = ProcessInfo.processInfo.environment
     static var isAvailable: Bool {
-        environment["ARCHIVEGATE_TEST_POSTGRES_URL"] != nil && environment["ARCHIVEGATE_TEST_POSTGRES_SERVER_URL"] != nil
+        environment["AGTEST_POSTGRES_URL"] != nil && environment["AGTEST_POSTGRES_SERVER_URL"] != nil
     }
-    static let skipReason = Comment(rawValue: environment["ARCHIVEGATE_TEST_POSTGRES_UNAVAILABLE"].map { "PostgreSQL unavailable: \($0)" }
-        ?? "ARCHIVEGATE_TEST_POSTGRES_URL is not set: run the tests through scripts/postgres-test-server (scripts/test does)")
+    static let skipReason = Comment(rawValue: environment["AGTEST_POSTGRES_UNAVAILABLE"].map { "PostgreSQL unavailable: \($0)" }
+        ?? "AGTEST_POSTGRES_URL is not set: run the tests through scripts/postgres-test-server (scripts/test does)")
     static let psqlPath = "/usr/lib/postgresql/15/bin/psql"
 
     let name: String
@@ -119,7 +119,7 @@ struct ReplicaDatabase {
 
     static func make() throws -> ReplicaDatabase {
         let name = "agreplica_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        let server = try #require(environment["ARCHIVEGATE_TEST_POSTGRES_SERVER_URL"])
+        let server = try #require(environment["AGTEST_POSTGRES_SERVER_URL"])
         // …/archivegate?sslmode=disable → …/<name>?sslmode=disable
         guard let slash = server.lastIndex(of: "/"), let question = server.lastIndex(of: "?") else {
             throw ServerProcessError.notListening
@@ -136,7 +136,7 @@ struct ReplicaDatabase {
 
     /// Runs one statement as the superuser over the socket; returns its unaligned output.
     func psql(_ sql: String, database: String? = nil) throws -> String {
-        let superuser = Self.environment["ARCHIVEGATE_TEST_POSTGRES_URL"] ?? ""
+        let superuser = Self.environment["AGTEST_POSTGRES_URL"] ?? ""
         let target = superuser.replacingOccurrences(of: "/postgres?", with: "/\(database ?? name)?")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.psqlPath)

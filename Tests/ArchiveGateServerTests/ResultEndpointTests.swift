@@ -213,14 +213,15 @@ import Testing
     }
 
     @Test func listingPagesNewestFirstWithACursor() async throws {
-        try await Self.withStore { port, _ in
+        let clock = TestClock()
+        try await Self.withStore(clock: clock) { port, _ in
             var ids: [String] = []
             for index in 0..<7 {
                 let created = try await Self.post(try Self.archive(index), port: port)
                 #expect(created.status == 201)
                 ids.append(try #require(created.json["id"] as? String))
                 // Distinct createdAt milliseconds make "newest first" observable.
-                try await Task.sleep(for: .milliseconds(3))
+                clock.advance(by: 0.01)
             }
             _ = try await Self.post(try Self.archive(100), port: port, key: TestTenant.beta.key)
 

@@ -1,4 +1,5 @@
 import ArchiveGateServer
+import ArchiveGateTestSupport
 import Foundation
 
 /// `archivegate serve` as a child process on a free loopback port, with the test tenants.
@@ -25,8 +26,8 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts the binary and waits until it listens.
     /// - Parameters:
-    ///   - environment: added to the test's own environment (minus its `ARCHIVEGATE_TEST_*`
-    ///     variables, which are the test runner's, not the server's).
+    ///   - environment: added to the test's own environment (whose `AGTEST_*` variables the server
+    ///     ignores: only `ARCHIVEGATE_*` names are configuration).
     ///   - configDirectory: a folder from ``TestServer/makeConfigDirectory()`` to share between
     ///     processes (replicas); nil makes one that ``terminateIfRunning()`` removes.
     static func start(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
@@ -42,9 +43,7 @@ final class ServerProcess: @unchecked Sendable {
         let server = ServerProcess(port: port, configDirectory: directory, ownsConfigDirectory: configDirectory == nil)
         server.process.executableURL = binary
         server.process.arguments = ["serve", "--config", directory, "--port", String(port), "--log-level", "warning"]
-        server.process.environment = ProcessInfo.processInfo.environment
-            .filter { !$0.key.hasPrefix("ARCHIVEGATE_TEST_") }
-            .merging(environment) { $1 }
+        server.process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         server.process.currentDirectoryURL = URL(fileURLWithPath: directory)
         server.process.standardOutput = FileHandle.nullDevice
         try server.process.run()
@@ -65,19 +64,9 @@ final class ServerProcess: @unchecked Sendable {
         throw ServerProcessError.notListening
     }
 
-    private static func canConnect(port: Int) -> Bool {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return false }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+    /// Whether a TCP connection to the port on 127.0.0.1 is accepted now.
+    static func canConnect(port: Int) -> Bool {
+        Loopback.acceptsConnections(port: port)
     }
 
     func signal(_ signal: Int32) {

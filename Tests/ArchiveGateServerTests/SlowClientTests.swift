@@ -63,8 +63,8 @@ import Glibc
 }
 
 /// A blocking loopback TCP connection, for clients no HTTP library would imitate.
-private final class RawConnection {
-    private let descriptor: Int32
+final class RawConnection {
+    let descriptor: Int32
 
     init(port: Int) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -24,7 +24,7 @@ enum TestTenant: String, CaseIterable {
         case .alpha:
             return #"{"id":"alpha","keys":["\#(hash)"],"policy":{"allow":["foundation"]},"maxBodyBytes":4194304,"maxArchiveBytes":8388608,"rateLimit":{"requestsPerSecond":100000,"burst":100000}}"#
         case .beta:
-            return #"{"id":"beta","keys":["\#(hash)"],"policy":{"allow":["*"]},"rateLimit":{"requestsPerSecond":100000,"burst":100000}}"#
+            return #"{"id":"beta","keys":["\#(hash)"],"policy":{"allow":["*"],"inspection":true},"rateLimit":{"requestsPerSecond":100000,"burst":100000}}"#
         case .tiny:
             return #"{"id":"tiny","keys":["\#(hash)"],"policy":{"allow":["foundation"]},"maxBodyBytes":4096,"maxArchiveBytes":65536,"rateLimit":{"requestsPerSecond":1,"burst":3}}"#
         }

@@ -88,6 +88,10 @@ struct PostgresConformanceTests {
         try await ResultStoreConformance.reUploadOfTheSameArchiveReturnsTheExistingResult(.postgres)
     }
 
+    @Test func anotherPolicyDigestIsANewResult() async throws {
+        try await ResultStoreConformance.anotherPolicyDigestIsANewResult(.postgres)
+    }
+
     @Test func reUploadAfterExpiryStoresAFreshResult() async throws {
         try await ResultStoreConformance.reUploadAfterExpiryStoresAFreshResult(.postgres)
     }

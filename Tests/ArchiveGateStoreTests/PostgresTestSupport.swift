@@ -7,21 +7,21 @@ import Testing
 /// The PostgreSQL server that `scripts/postgres-test-server` started for this test run.
 enum PostgresTestServer {
     /// Superuser over the cluster's Unix socket: tests make (and drop) one database each.
-    static let url = ProcessInfo.processInfo.environment["ARCHIVEGATE_TEST_POSTGRES_URL"]
+    static let url = ProcessInfo.processInfo.environment["AGTEST_POSTGRES_URL"]
 
     static var isAvailable: Bool { url != nil }
 
     /// Why the PostgreSQL tests skip, shown by the test runner.
-    static let skipReason = Comment(rawValue: ProcessInfo.processInfo.environment["ARCHIVEGATE_TEST_POSTGRES_UNAVAILABLE"]
+    static let skipReason = Comment(rawValue: ProcessInfo.processInfo.environment["AGTEST_POSTGRES_UNAVAILABLE"]
         .map { "PostgreSQL unavailable: \($0)" }
-        ?? "ARCHIVEGATE_TEST_POSTGRES_URL is not set: run the tests through scripts/postgres-test-server (scripts/test does)")
+        ?? "AGTEST_POSTGRES_URL is not set: run the tests through scripts/postgres-test-server (scripts/test does)")
 
     /// The store settings for the server's `postgres` database; tests replace `database`.
     static func baseConfiguration() throws -> PostgresResultStore.Configuration {
         let defaults = PostgresResultStore.Configuration(
             endpoint: .tcp(host: "127.0.0.1", port: 5432), username: "unset", tls: .disable, poolSize: 4,
             statementTimeout: .seconds(60), operationTimeout: .seconds(90), maximumPageSize: 50)
-        guard let url else { throw ResultStoreError(.invalidArgument, "ARCHIVEGATE_TEST_POSTGRES_URL is not set") }
+        guard let url else { throw ResultStoreError(.invalidArgument, "AGTEST_POSTGRES_URL is not set") }
         return try PostgresResultStore.Configuration(url: url, defaults: defaults)
     }
 

@@ -87,6 +87,10 @@ struct SQLiteConformanceTests {
         try await ResultStoreConformance.reUploadOfTheSameArchiveReturnsTheExistingResult(.sqlite)
     }
 
+    @Test func anotherPolicyDigestIsANewResult() async throws {
+        try await ResultStoreConformance.anotherPolicyDigestIsANewResult(.sqlite)
+    }
+
     @Test func reUploadAfterExpiryStoresAFreshResult() async throws {
         try await ResultStoreConformance.reUploadAfterExpiryStoresAFreshResult(.sqlite)
     }

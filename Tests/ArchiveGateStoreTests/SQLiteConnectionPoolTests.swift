@@ -46,7 +46,7 @@ import Testing
             await pool.close()
             closeReturned.withLock { $0 = true }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        while await !pool.refusesLeases { await Task.yield() }  // close() has begun
         await #expect(throws: ResultStoreError(.closed, "")) { try await pool.withConnection(.writer) { _ in } }
         releaseSignal.yield()
         #expect(try await holder.value == false) // close had not returned while the lease was out

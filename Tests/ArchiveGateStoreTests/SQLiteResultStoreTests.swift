@@ -173,7 +173,7 @@ import Testing
         }
     }
 
-    @Test func version2FillsSizeAndPresenceColumnsForRowsStoredBefore() async throws {
+    @Test func version3FillsSizeAndPresenceColumnsForRowsStoredBefore() async throws {
         let database = try TemporaryDatabase()
         defer { try? FileManager.default.removeItem(at: database.directory) }
         let clock = ManualClock()

@@ -91,6 +91,14 @@ public final class TestHTTPServer: Sendable {
         return UInt16(bigEndian: port(address))
     }
 
+    /// Whether a listener can be bound on `host` here (a machine or namespace may lack IPv6), so a
+    /// test that needs one can be skipped visibly instead of passing without testing.
+    public static func canListen(on host: String) -> Bool {
+        guard let probe = try? TestHTTPServer(host: host, accepting: false) else { return false }
+        probe.stop()
+        return true
+    }
+
     /// Stops accepting; connections in progress end when their client goes away.
     public func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }  // close once

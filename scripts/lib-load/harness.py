@@ -25,6 +25,8 @@ LUA = os.path.join(HERE, "post.lua")
 FIXTURES = {
     "1k": os.path.join(ARCHIVES, "notebook-1k.archive"),
     "200k": os.path.join(ARCHIVES, "notebook-200k.archive"),
+    # Not committed (5 MB): made on first use by fixture_path() with make-fixtures, then cached.
+    "5m": os.path.join(ROOT, ".build-load-fixtures", "notebook-5m.archive"),
 }
 NAME = os.environ.get("LG_NAME", "load")
 
@@ -251,14 +253,30 @@ def post(server, tenant, body, path="/v1/validate", headers=None, timeout=30):
         return error.code, dict(error.headers), error.read()
 
 
-def check_fixture_accepted(server, tenant, case):
-    """The archive must be a 200 with valid: true, or the load would measure the wrong thing."""
-    with open(FIXTURES[case], "rb") as file:
+def fixture_path(case):
+    """The archive file of a case; the uncommitted 5 MB one is generated (Foundation's NSKeyedArchiver,
+    make-fixtures) on first use and cached in .build-load-fixtures/."""
+    path = FIXTURES[case]
+    if not os.path.exists(path):
+        name = os.path.splitext(os.path.basename(path))[0]
+        say(f"generating {os.path.relpath(path, ROOT)} with make-fixtures (once)")
+        subprocess.run([os.path.join(HERE, "make-fixtures"), os.path.dirname(path), name], check=True,
+                       stdout=subprocess.DEVNULL)
+        check(os.path.exists(path), f"make-fixtures did not write {path}")
+    return path
+
+
+def check_fixture_accepted(server, tenant, case, path="/v1/validate"):
+    """The archive must be a 200 (with valid: true for validate), or the load would measure the wrong thing."""
+    with open(fixture_path(case), "rb") as file:
         body = file.read()
-    status, _, answer = post(server, tenant, body)
-    check(status == 200, f"{case}: POST /v1/validate answered {status}: {answer[:300]!r}")
-    report = json.loads(answer)
-    check(report.get("valid") is True, f"{case}: the policy does not accept the fixture: {answer[:500]!r}")
+    status, _, answer = post(server, tenant, body, path=path)
+    check(status == 200, f"{case}: POST {path} answered {status}: {answer[:300]!r}")
+    if path.startswith("/v1/validate"):
+        report = json.loads(answer)
+        check(report.get("valid") is True, f"{case}: the policy does not accept the fixture: {answer[:500]!r}")
+    else:
+        json.loads(answer)  # the converted document must be JSON
     return len(body)
 
 
@@ -271,7 +289,7 @@ class Wrk:
         self.connections = connections
         self.duration = duration
         threads = threads or min(os.cpu_count() or 2, connections)
-        env = dict(os.environ, LG_BODY=body_file or FIXTURES[case], LG_KEY=tenant.key, LG_PATH=path)
+        env = dict(os.environ, LG_BODY=body_file or fixture_path(case), LG_KEY=tenant.key, LG_PATH=path)
         command = ["wrk", "-t", str(threads), "-c", str(connections), "-d", f"{max(1, round(duration))}s",
                    "--timeout", f"{timeout_s}s", "-s", LUA, server.url + path]
         self.process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

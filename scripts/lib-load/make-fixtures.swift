@@ -7,6 +7,8 @@
 //
 //   notebook-1k.archive    a notebook with 2 notes (~1 KB)
 //   notebook-200k.archive  a notebook with 600 notes (~200 KB)
+//   notebook-5m.archive    a notebook with 12,900 notes (~5 MB): not committed; scripts/load makes it
+//                          on first use in .build-load-fixtures/ (`make-fixtures DIR notebook-5m`)
 import Foundation
 
 /// An NSArray hashed by identity, archived as NSArray: corelibs' archiver looks written objects up
@@ -89,8 +91,11 @@ final class Notebook: NSObject, NSSecureCoding {
 }
 
 let directory = CommandLine.arguments.dropFirst().first ?? "config/load/archives"
+let shapes = [("notebook-1k", 2, 40), ("notebook-200k", 600, 220), ("notebook-5m", 12_900, 220)]
+// Without names: the committed ones.
+let wanted = CommandLine.arguments.count > 2 ? Array(CommandLine.arguments.dropFirst(2)) : ["notebook-1k", "notebook-200k"]
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-for (name, notes, bodyLength) in [("notebook-1k", 2, 40), ("notebook-200k", 600, 220)] {
+for (name, notes, bodyLength) in shapes where wanted.contains(name) {
     let data = try NSKeyedArchiver.archivedData(withRootObject: Notebook(notes: notes, bodyLength: bodyLength),
                                                 requiringSecureCoding: true)
     try data.write(to: URL(fileURLWithPath: "\(directory)/\(name).archive"))

@@ -14,6 +14,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import config_attacks  # noqa: E402
 import harness  # noqa: E402
 from harness import Failure, check, say  # noqa: E402
 
@@ -480,7 +481,8 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/robustness")
     parser.add_argument("--binary", required=True)
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--only", default="a,b,c,d", help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile)")
+    parser.add_argument("--only", default="a,b,c,d,e,f",
+                        help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, f early close)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     harness.install_signal_cleanup()
@@ -492,7 +494,7 @@ def main():
     failures = []
     server = None
     try:
-        if only & {"a", "c", "d"}:
+        if only & {"a", "c", "d", "f"}:
             server = harness.Server(args.binary, [calm, flood, hostile], header_timeout=HEADER_TIMEOUT,
                                     idle_timeout=IDLE_TIMEOUT, body_timeout=BODY_TIMEOUT,
                                     label="robustness server").start()
@@ -500,7 +502,9 @@ def main():
         for letter, run in (("a", lambda: scenario_slow(server, calm, args.short)),
                             ("b", lambda: scenario_sigterm(args.binary, args.short)),
                             ("c", lambda: scenario_flood(server, calm, flood, args.short)),
-                            ("d", lambda: scenario_hostile(server, calm, hostile, args.short))):
+                            ("d", lambda: scenario_hostile(server, calm, hostile, args.short)),
+                            ("e", lambda: config_attacks.scenario_config(args.binary, args.short)),
+                            ("f", lambda: config_attacks.scenario_early_close(server, calm, BODY_TIMEOUT, args.short))):
             if letter not in only:
                 continue
             started = time.monotonic()
@@ -510,7 +514,7 @@ def main():
                 say(f"FAIL: {failure}")
                 failures.append(letter)
             say(f"({letter}) took {time.monotonic() - started:.0f} s")
-            if server is not None and letter != "b":
+            if server is not None and letter not in ("b", "e"):
                 check(server.alive(), f"the robustness server died during ({letter}): {server.log_tail()}")
     finally:
         if server is not None:

@@ -63,9 +63,7 @@ def free_port() -> int:
 class Server:
     def __init__(self, binary: str, config: str, port: int, log_path: str, environment: dict | None = None):
         self.binary, self.config, self.port, self.log_path = binary, config, port, log_path
-        # The test runner's own ARCHIVEGATE_TEST_* variables are not the server's configuration.
-        self.environment = {k: v for k, v in os.environ.items() if not k.startswith("ARCHIVEGATE_TEST_")}
-        self.environment.update(environment or {})
+        self.environment = dict(os.environ, **(environment or {}))
         self.process = None
 
     def start(self, timeout: float = 60.0):

@@ -26,6 +26,7 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
             case outputLimitExceeded = "archive.output_limit_exceeded"
             case objectLimitExceeded = "archive.object_limit_exceeded"
             case collectionCycle = "archive.collection_cycle"
+            case timeBudgetExceeded = "archive.time_budget_exceeded"
         }
 
         private let base: Base
@@ -35,9 +36,9 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notAKeyedArchive = Code(.notAKeyedArchive)
         /// `$archiver` is not `NSKeyedArchiver`.
         public static let unsupportedArchiver = Code(.unsupportedArchiver)
-        /// `$version` is missing or not an integer.
+        /// `$version` is missing, not an integer, or not 100000 (the only version NSKeyedArchiver writes).
         public static let invalidVersion = Code(.invalidVersion)
-        /// `$top` is not a dictionary of UIDs.
+        /// `$top` is not a dictionary of UIDs and inline scalars.
         public static let invalidTop = Code(.invalidTop)
         /// `$objects` is not an array starting with the string `$null`, or holds an entry of a kind
         /// no archiver writes there (an array, a UID, a nested container).
@@ -66,11 +67,14 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let depthLimitExceeded = Code(.depthLimitExceeded)
         /// The JSON output would exceed the configured byte or node budget.
         public static let outputLimitExceeded = Code(.outputLimitExceeded)
-        /// Foundation collections or dictionaries contain themselves with no other object in the
-        /// cycle: a collection cannot be decoded before its elements, so no decoder can build it.
+        /// Foundation value objects (collections, dictionaries, attributed strings, errors …) contain
+        /// themselves with no custom object in the cycle: each must be decoded before the one that
+        /// holds it, so no decoder can build it.
         public static let collectionCycle = Code(.collectionCycle)
         /// `$objects` holds more entries than the configured limit.
         public static let objectLimitExceeded = Code(.objectLimitExceeded)
+        /// The decode ran longer than `limits.maxDecodeMilliseconds`.
+        public static let timeBudgetExceeded = Code(.timeBudgetExceeded)
 
         /// The stable identifier, e.g. `archive.dangling_uid`.
         public var rawValue: String { base.rawValue }

@@ -10,26 +10,9 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         self = shape
     }
 
-    /// Every `$classname` with a known shape.
-    public static let byClassName: [String: FoundationShape] = [
-        "NSString": .string, "NSMutableString": .string,
-        "NSData": .data, "NSMutableData": .data,
-        "NSDate": .date,
-        "NSArray": .array, "NSMutableArray": .array,
-        "NSSet": .set, "NSMutableSet": .set,
-        "NSOrderedSet": .orderedSet, "NSMutableOrderedSet": .orderedSet,
-        "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
-        "NSNull": .null,
-        "NSURL": .url,
-        "NSUUID": .uuid,
-        "NSValue": .value,
-        "NSAttributedString": .attributedString, "NSMutableAttributedString": .attributedString,
-        "NSDecimalNumber": .decimalNumber,
-        "NSIndexSet": .indexSet, "NSMutableIndexSet": .indexSet,
-        "NSError": .error,
-        "NSLocale": .locale,
-        "NSTimeZone": .timeZone,
-    ]
+    /// Every `$classname` with a known shape, from the definitions table.
+    public static let byClassName: [String: FoundationShape] = Dictionary(
+        uniqueKeysWithValues: allCases.flatMap { shape in shape.definition.classNames.map { ($0, shape) } })
 
     /// A dense index (position in `allCases`) for per-shape tables.
     public var ordinal: Int {
@@ -58,7 +41,10 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     static let byOrdinal: [FoundationShape] = allCases.sorted { $0.ordinal < $1.ordinal }
 
     /// True for the shapes that render as JSON arrays of their `NS.objects`.
-    public var isCollection: Bool { self == .array || self == .set || self == .orderedSet }
+    public var isCollection: Bool {
+        if case .array = jsonForm { return true }
+        return false
+    }
 }
 
 /// The Foundation shape of each object, worked out once (`KeyedArchive.shape(of:)` reads fields)

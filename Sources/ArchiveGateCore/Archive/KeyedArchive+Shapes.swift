@@ -8,9 +8,7 @@ extension KeyedArchive {
 
     /// The Foundation shape object `uid` is read as, or nil for custom classes and for Foundation
     /// objects whose fields do not have the shape's encoding (those are shown as `{"$class": …}`,
-    /// like any other class, rather than guessed at).
-    ///
-    /// - Throws: `lengthMismatch` for a dictionary whose `NS.keys` and `NS.objects` differ in length.
+    /// like any other class, rather than guessed at; `shapeProblems(of:as:)` says what is wrong).
     public func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
         guard let archiveClass = archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape else { return nil }
         switch shape {
@@ -23,11 +21,7 @@ extension KeyedArchive {
         case .array, .set, .orderedSet: return collectionLayout(uid) != nil ? shape : nil
         case .dictionary:
             guard let keys = uidArray(uid, "NS.keys"), let values = uidArray(uid, "NS.objects") else { return nil }
-            guard keys.count == values.count else {
-                throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys",
-                                   "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
-            }
-            return shape
+            return keys.count == values.count ? shape : nil
         case .uuid:
             return dataIndex(field(uid, "NS.uuidbytes")).flatMap { plist.data(at: $0) }?.count == 16 ? shape : nil
         case .url:
@@ -58,8 +52,8 @@ extension KeyedArchive {
         if let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects") {
             let value = plist.dictionaryValue(index, pair: pair)
             guard plist[value].kind == .array else { return nil }
-            let start = Int(plist[value].first)
-            let count = Int(plist[value].second)
+            let start = plist.referencesStart(of: value)
+            let count = plist.count(of: value)
             for position in start ..< start + count where plist[Int(plist.references[position])].kind != .uid { return nil }
             return .objects(pair: pair, start: start, count: count)
         }
@@ -113,7 +107,7 @@ enum CollectionLayout {
     @inline(__always)
     func target(at position: Int, in archive: KeyedArchive) -> Int {
         switch self {
-        case .objects(_, let start, _): Int(archive.plist.objects[Int(archive.plist.references[start + position])].first)
+        case .objects(_, let start, _): archive.plist.uidValue(ofReference: archive.plist.references[start + position])
         case .numbered(let elements): elements[position].target
         }
     }

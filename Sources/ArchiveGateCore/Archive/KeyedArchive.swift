@@ -8,7 +8,18 @@ public struct KeyedArchive: Sendable {
     /// One `$top` entry: the name under which an object was encoded at the top level.
     public struct TopEntry: Hashable, Sendable {
         public let name: String
+        /// The object encoded under `name`; 0 (`$null`) for an inline value.
         public let uid: Int
+        /// The plist index of an inline bool, integer, real, string or data value: Foundation writes
+        /// `encode(true, forKey: "HasUpdatedParentReference")` at the archiver's top level straight
+        /// into `$top`. Nil for UIDs.
+        public let inlineValue: Int?
+
+        public init(name: String, uid: Int, inlineValue: Int? = nil) {
+            self.name = name
+            self.uid = uid
+            self.inlineValue = inlineValue
+        }
     }
 
     /// What a `$objects` entry is.
@@ -68,6 +79,10 @@ public struct KeyedArchive: Sendable {
         guard let version = plist.dictionaryValue(root, forKey: "$version"), plist[version].kind == .integer else {
             throw ArchiveError(.invalidVersion, path: "/$version", "$version is missing or not an integer")
         }
+        // The only version NSKeyedArchiver has ever written; Foundation refuses any other.
+        guard plist.int64(at: version) == 100_000 else {
+            throw ArchiveError(.invalidVersion, path: "/$version", "$version is \(plist.integer128(plist[version])), expected 100000")
+        }
         guard plist[objectsIndex].kind == .array, plist.count(of: objectsIndex) >= 1 else {
             throw ArchiveError(.invalidObjects, path: "/$objects", "$objects must be a non-empty array")
         }
@@ -75,7 +90,7 @@ public struct KeyedArchive: Sendable {
         guard count <= maxObjects else {
             throw ArchiveError(.objectLimitExceeded, path: "/$objects", "\(count) objects; the limit is \(maxObjects)")
         }
-        objectsStart = Int(plist[objectsIndex].first)
+        objectsStart = plist.referencesStart(of: objectsIndex)
         let objectPlistIndices = plist.children(of: objectsIndex)
         guard plist.stringEquals(Int(objectPlistIndices.first!), "$null") else {
             throw ArchiveError(.invalidObjects, path: "/$objects/0", "$objects[0] must be the string '$null'")
@@ -95,7 +110,13 @@ public struct KeyedArchive: Sendable {
             let value = plist.dictionaryValue(topIndex, pair: pair)
             let path = JSONPointer.appending("/$top", name)
             guard let uid = plist.uid(at: value) else {
-                throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs, found a \(plist[value].kind)")
+                switch plist[value].kind {
+                case .bool, .integer, .real, .asciiString, .utf8String, .utf16String, .data:
+                    top.append(TopEntry(name: name, uid: 0, inlineValue: value))
+                    continue
+                default:
+                    throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs or inline scalars, found a \(plist[value].kind)")
+                }
             }
             try classifier.checkReference(uid, path: path)
             top.append(TopEntry(name: name, uid: uid))
@@ -146,8 +167,8 @@ private struct EntryClassifier {
                 var hasClassName = false
                 var hasClass = false
                 var hasClasses = false
-                let referencesStart = Int(object.first)
-                for pair in 0 ..< Int(object.second) {
+                let referencesStart = plist.referencesStart(of: index)
+                for pair in 0 ..< plist.count(of: index) {
                     switch reservedKey(Int(plist.references[referencesStart + 2 * pair])) {
                     case .className: hasClassName = true
                     case .class: hasClass = true
@@ -191,8 +212,8 @@ private struct EntryClassifier {
             if plist.stringEquals(keyIndex, "$classes") { return .classes }
             return .other
         }
-        let length = Int(key.second)
-        guard length >= 6, length <= 10, plist.bytes[Int(key.first)] == UInt8(ascii: "$") else { return .other }
+        let (start, length) = plist.stringStorage(at: keyIndex)
+        guard length >= 6, length <= 10, plist.bytes[start] == UInt8(ascii: "$") else { return .other }
         if plist.stringEquals(keyIndex, "$class") { return .class }
         if plist.stringEquals(keyIndex, "$classname") { return .className }
         if plist.stringEquals(keyIndex, "$classes") { return .classes }
@@ -217,7 +238,7 @@ private struct EntryClassifier {
     private mutating func resolveInstance(_ uid: Int) throws(ArchiveError) -> Int {
         let index = plistIndex(uid)
         var classIndex: Int?
-        let referencesStart = Int(plist[index].first)
+        let referencesStart = plist.referencesStart(of: index)
         for pair in 0 ..< plist.count(of: index) {
             let keyIndex = Int(plist.references[referencesStart + 2 * pair])
             let value = Int(plist.references[referencesStart + 2 * pair + 1])
@@ -247,9 +268,9 @@ private struct EntryClassifier {
     private func startsWithSingleDollar(_ keyIndex: Int) -> Bool {
         let key = plist[keyIndex]
         if key.kind == .utf16String { return plist.string(at: keyIndex).map { $0.hasPrefix("$") && !$0.hasPrefix("$$") } ?? false }
-        let start = Int(key.first)
-        guard key.second > 0, plist.bytes[start] == UInt8(ascii: "$") else { return false }
-        return key.second == 1 || plist.bytes[start + 1] != UInt8(ascii: "$")
+        let (start, length) = plist.stringStorage(at: keyIndex)
+        guard length > 0, plist.bytes[start] == UInt8(ascii: "$") else { return false }
+        return length == 1 || plist.bytes[start + 1] != UInt8(ascii: "$")
     }
 
     /// The JSON pointer of a field, built only when an error needs it.
@@ -292,13 +313,13 @@ private struct EntryClassifier {
     private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist[value].kind {
         case .uid:
-            if !isValueReference(Int(plist[value].first)) { try checkReference(Int(plist[value].first), path: fieldPath(uid, keyIndex)) }
+            if !isValueReference(plist.uidValue(at: value)) { try checkReference(plist.uidValue(at: value), path: fieldPath(uid, keyIndex)) }
         case .array, .set:
             for (position, element) in plist.children(of: value).enumerated() {
                 let elementObject = plist[Int(element)]
                 if elementObject.kind == .uid {
-                    if !isValueReference(Int(elementObject.first)) {
-                        try checkReference(Int(elementObject.first), path: JSONPointer.appending(fieldPath(uid, keyIndex), position))
+                    if !isValueReference(plist.uidValue(ofReference: element)) {
+                        try checkReference(plist.uidValue(ofReference: element), path: JSONPointer.appending(fieldPath(uid, keyIndex), position))
                     }
                 } else if elementObject.isContainer || elementObject.kind == .null {
                     throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(fieldPath(uid, keyIndex), position),

@@ -2,15 +2,16 @@ import Foundation
 
 /// Natural JSON shapes of the Foundation classes ArchiveGate knows (README "JSON conventions").
 extension PlainRenderer {
-    /// Writes a Foundation object that renders without children. Returns false for shapes that are
-    /// containers, or for a value ArchiveGate cannot shape (it then renders as `{"$class": …}`).
+    /// Writes a Foundation object that renders without children, in its table `jsonForm`. Returns
+    /// false for forms that are containers, or for a value ArchiveGate cannot shape (it then renders
+    /// as `{"$class": …}`).
     mutating func renderLeaf(_ uid: Int, shape: FoundationShape, component: PathComponent) throws(ArchiveError) -> Bool {
         let plist = archive.plist
-        switch shape {
+        switch shape.jsonForm {
         case .string:
             guard let text = archive.stringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
             if let inline = archive.scalarField(uid, "NS.string") { appendStringObject(inline) } else { output.appendString(text) }
-        case .data:
+        case .base64:
             guard let index = archive.dataIndex(archive.field(uid, "NS.data")), let data = plist.data(at: index) else {
                 throw malformed(uid, "has no NS.data")
             }
@@ -30,23 +31,16 @@ extension PlainRenderer {
             output.appendUUID(bytes)
         case .url:
             output.appendString(try resolveURL(uid))
-        case .locale:
-            guard let name = archive.field(uid, "NS.identifier").flatMap(archive.referencedUID).flatMap(archive.stringValue(ofObject:)) else {
-                throw malformed(uid, "has no NS.identifier string")
-            }
-            output.appendString(name)
-        case .timeZone:
-            guard let name = archive.field(uid, "NS.name").flatMap(archive.referencedUID).flatMap(archive.stringValue(ofObject:)) else {
-                throw malformed(uid, "has no NS.name string")
-            }
+        case .referencedString(let key):
+            guard let name = archive.referencedString(uid, key) else { throw malformed(uid, "has no \(key) string") }
             output.appendString(name)
         case .value:
             return appendValue(uid)
-        case .decimalNumber:
-            guard let text = decimalString(uid) else { return false }
+        case .decimal:
+            guard let text = archive.decimalString(uid) else { return false }
             output.appendString(text)
-        case .indexSet:
-            guard let ranges = indexRanges(uid) else { return false }
+        case .ranges:
+            guard let ranges = archive.indexRanges(uid) else { return false }
             output.append(UInt8(ascii: "["))
             for (position, range) in ranges.enumerated() {
                 if position > 0 { output.append(UInt8(ascii: ",")) }
@@ -57,7 +51,7 @@ extension PlainRenderer {
                 output.append(UInt8(ascii: "}"))
             }
             output.append(UInt8(ascii: "]"))
-        case .array, .set, .orderedSet, .dictionary, .attributedString, .error:
+        case .array, .dictionary, .members:
             return false
         }
         return true
@@ -67,7 +61,7 @@ extension PlainRenderer {
     mutating func pushFoundationContainer(_ uid: Int, shape: FoundationShape) throws(ArchiveError) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        switch shape {
+        switch shape.jsonForm {
         case .dictionary:
             guard let keys = archive.uidArray(uid, "NS.keys"), let values = archive.uidArray(uid, "NS.objects"),
                   let keyPair = plist.dictionaryPairIndex(index, forKey: "NS.keys"),
@@ -77,12 +71,12 @@ extension PlainRenderer {
             guard keys.count == values.count else {
                 throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys", "NS.keys and NS.objects differ in length")
             }
-            let stringKeys = keys.allSatisfy { archive.isStringObject(Int(plist[Int($0)].first)) }
+            let stringKeys = keys.allSatisfy { archive.isStringObject(plist.uidValue(ofReference: $0)) }
             output.append(stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
             stack.append(.literal(stringKeys ? "}" : "]"))
             for position in (0 ..< keys.count).reversed() {
-                let keyUID = Int(plist[Int(keys[keys.startIndex + position])].first)
-                let valueUID = Int(plist[Int(values[values.startIndex + position])].first)
+                let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
+                let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
                 let valueSite = ReferenceSite(uid: uid, pair: valuePair, element: position)
                 if stringKeys {
                     stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .dictionaryKey(keyUID: keyUID)))
@@ -97,23 +91,28 @@ extension PlainRenderer {
                 }
                 if position > 0 { stack.append(.literal(",")) }
             }
-        case .attributedString:
+        case .members:
+            // The table's fields with a JSON member, in order; pushed last first.
             output.append(UInt8(ascii: "{"))
             stack.append(.literal("}"))
-            if let info = archive.dataIndex(archive.field(uid, "NSAttributeInfo")), plist.data(at: info) != nil {
-                stack.append(.literal("]"))
-                stack.append(.runs(plistIndex: info))
-                stack.append(.literal(",\"runs\":["))
+            let named = shape.fields.compactMap { field in field.json.map { (key: field.key, member: $0) } }
+            for (position, field) in named.enumerated().reversed() {
+                switch field.member {
+                case .reference(let name):
+                    pushNamedReference(uid, field: field.key, jsonName: name)
+                    pushMemberName(name, first: position == 0)
+                case .scalar(let name):
+                    if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("null")) }
+                    pushMemberName(name, first: position == 0)
+                case .runs(let name):
+                    if let info = archive.dataIndex(archive.field(uid, field.key)), plist.data(at: info) != nil {
+                        stack.append(.literal("]"))
+                        stack.append(.runs(plistIndex: info))
+                        stack.append(.literal("["))
+                        pushMemberName(name, first: position == 0)
+                    }
+                }
             }
-            pushNamedReference(uid, field: "NSAttributes", name: ",\"attributes\":", jsonName: "attributes")
-            pushNamedReference(uid, field: "NSString", name: "\"string\":", jsonName: "string")
-        case .error:
-            output.append(UInt8(ascii: "{"))
-            stack.append(.literal("}"))
-            pushNamedReference(uid, field: "NSUserInfo", name: ",\"userInfo\":", jsonName: "userInfo")
-            if let code = archive.scalarField(uid, "NSCode") { stack.append(.scalar(plistIndex: code)) } else { stack.append(.literal("null")) }
-            stack.append(.literal(",\"code\":"))
-            pushNamedReference(uid, field: "NSDomain", name: "\"domain\":", jsonName: "domain")
         default:
             output.append(UInt8(ascii: "["))
             stack.append(.literal("]"))
@@ -126,8 +125,8 @@ extension PlainRenderer {
         }
     }
 
-    /// Pushes `name` then the object a field refers to (null when absent), as the next items.
-    private mutating func pushNamedReference(_ uid: Int, field: StaticString, name: StaticString, jsonName: StaticString) {
+    /// Pushes the object a field refers to (null when absent) as the next value.
+    private mutating func pushNamedReference(_ uid: Int, field: StaticString, jsonName: StaticString) {
         let index = archive.plistIndex(of: uid)
         if let pair = archive.plist.dictionaryPairIndex(index, forKey: field),
            let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
@@ -135,7 +134,13 @@ extension PlainRenderer {
         } else {
             stack.append(.literal("null"))
         }
+    }
+
+    /// Pushes `,"name":` (no comma for the first member), to be written before what was pushed last.
+    private mutating func pushMemberName(_ name: StaticString, first: Bool) {
+        stack.append(.literal("\":"))
         stack.append(.literal(name))
+        stack.append(.literal(first ? "\"" : ",\""))
     }
 
     func malformed(_ uid: Int, _ what: String) -> ArchiveError {

@@ -53,7 +53,11 @@ struct PlainRenderer {
         output.append(UInt8(ascii: "{"))
         stack.append(.literal("}"))
         for (position, entry) in archive.top.enumerated().reversed() {
-            stack.append(.edge(target: entry.uid, site: nil, topIndex: position, component: .top(position)))
+            if let inline = entry.inlineValue, !redactions.topNames.contains(entry.name) {
+                stack.append(.scalar(plistIndex: inline))
+            } else {
+                stack.append(.edge(target: entry.uid, site: nil, topIndex: position, component: .top(position)))
+            }
             stack.append(.literal(":"))
             stack.append(.dictionaryKey(keyUID: -1 - position))
             if position > 0 { stack.append(.literal(",")) }
@@ -125,8 +129,8 @@ struct PlainRenderer {
         enteredAt[target] = Int32(path.count)
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
-        switch shape {
-        case .array, .set, .orderedSet, .dictionary, .attributedString, .error:
+        switch shape?.jsonForm {
+        case .some(.array), .some(.dictionary), .some(.members):
             try pushFoundationContainer(target, shape: shape!)
         default:
             pushCustomObject(target, classIndex: classIndex)
@@ -138,11 +142,10 @@ struct PlainRenderer {
         guard let start = openUIDs.lastIndex(of: target) else { return }
         let members = openUIDs[start...]
         let valuesOnly = members.allSatisfy { uid in
-            guard let shape = try? archive.shape(of: uid) else { return false }
-            return shape.isCollection || shape == .dictionary
+            (try? archive.shape(of: uid)).flatMap { $0 } != nil
         }
         if valuesOnly {
-            throw ArchiveError(.collectionCycle, path: pointer(), "collections contain each other (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
+            throw ArchiveError(.collectionCycle, path: pointer(), "Foundation objects contain each other (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
     }
 
@@ -166,14 +169,14 @@ struct PlainRenderer {
         stack.append(.literal("}"))
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        let referencesStart = Int(plist.objects[index].first)
+        let referencesStart = plist.referencesStart(of: index)
         for pair in (0 ..< plist.count(of: index)).reversed() {
             if plist.stringEquals(Int(plist.references[referencesStart + 2 * pair]), "$class") { continue }
             let value = Int(plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
             switch plist[value].kind {
             case .uid:
-                stack.append(.edge(target: Int(plist[value].first), site: site, topIndex: -1,
+                stack.append(.edge(target: plist.uidValue(at: value), site: site, topIndex: -1,
                                    component: .field(uid: uid, pair: pair)))
             case _ where !redactions.isEmpty && redactions.sites.contains(site):
                 // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
@@ -195,7 +198,7 @@ struct PlainRenderer {
         for position in (0 ..< elements.count).reversed() {
             let element = Int(elements[elements.startIndex + position])
             if plist[element].kind == .uid {
-                stack.append(.edge(target: Int(plist[element].first), site: ReferenceSite(uid: uid, pair: pair, element: position),
+                stack.append(.edge(target: plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
                                    topIndex: -1, component: .fieldElement(uid: uid, pair: pair, element: position)))
             } else {
                 stack.append(.scalar(plistIndex: element))
@@ -211,9 +214,9 @@ struct PlainRenderer {
         let object = archive.plist[index]
         switch object.kind {
         case .integer: output.appendInteger(archive.plist.integer128(object))
-        case .real: output.appendDouble(Double(bitPattern: object.first))
-        case .bool: output.append(object.first == 0 ? "false" : "true")
-        case .date: output.appendDate(sinceReferenceDate: Double(bitPattern: object.first))
+        case .real: output.appendDouble(archive.plist.realValue(at: index))
+        case .bool: output.append(archive.plist.boolValue(at: index) ? "true" : "false")
+        case .date: output.appendDate(sinceReferenceDate: archive.plist.realValue(at: index))
         case .data: output.appendBase64(archive.plist.data(at: index)!)
         case .asciiString, .utf8String, .utf16String: appendStringObject(index)
         default: output.append("null")
@@ -224,12 +227,12 @@ struct PlainRenderer {
     mutating func appendStringObject(_ index: Int) {
         let object = archive.plist[index]
         archive.plist.bytes.withUnsafeBufferPointer { buffer in
-            let start = Int(object.first)
+            let (start, length) = archive.plist.stringStorage(at: index)
             switch object.kind {
             case .asciiString, .utf8String:
-                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + Int(object.second)]))
+                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]))
             case .utf16String:
-                output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: Int(object.second))
+                output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: length)
             default:
                 output.append("\"\"")
             }

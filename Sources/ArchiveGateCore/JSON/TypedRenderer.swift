@@ -41,6 +41,12 @@ struct TypedRenderer {
         for (position, entry) in archive.top.enumerated() {
             if position > 0 { output.append(UInt8(ascii: ",")) }
             output.appendString(entry.name)
+            if let inline = entry.inlineValue, !redactions.topNames.contains(entry.name) {
+                output.append(UInt8(ascii: ":"))
+                stack.append(.value(plistIndex: inline, depth: 1))
+                try drain()
+                continue
+            }
             output.append(":{\"$uid\":")
             output.appendInteger(redactions.topNames.contains(entry.name) ? 0 : entry.uid)
             output.append(UInt8(ascii: "}"))
@@ -113,16 +119,16 @@ struct TypedRenderer {
                 let object = plist[index]
                 switch object.kind {
                 case .integer: output.appendInteger(plist.integer128(object))
-                case .bool: output.append(object.first == 0 ? "false" : "true")
+                case .bool: output.append(plist.boolValue(at: index) ? "true" : "false")
                 case .null: output.append("null")
                 case .asciiString, .utf8String, .utf16String: appendStringObject(index)
                 case .real:
                     output.append("{\"$real\":")
-                    output.appendDouble(Double(bitPattern: object.first))
+                    output.appendDouble(plist.realValue(at: index))
                     output.append(UInt8(ascii: "}"))
                 case .date:
                     output.append("{\"$date\":")
-                    output.appendDouble(Double(bitPattern: object.first))
+                    output.appendDouble(plist.realValue(at: index))
                     output.append(UInt8(ascii: "}"))
                 case .data:
                     output.append("{\"$data\":")
@@ -130,7 +136,7 @@ struct TypedRenderer {
                     output.append(UInt8(ascii: "}"))
                 case .uid:
                     output.append("{\"$uid\":")
-                    output.appendInteger(Int(object.first))
+                    output.appendInteger(plist.uidValue(at: index))
                     output.append(UInt8(ascii: "}"))
                 case .array, .set:
                     output.append(object.kind == .set ? "{\"$set\":[" : "[")
@@ -161,11 +167,11 @@ struct TypedRenderer {
     private mutating func appendStringObject(_ index: Int) {
         let object = archive.plist[index]
         archive.plist.bytes.withUnsafeBufferPointer { buffer in
-            let start = Int(object.first)
+            let (start, length) = archive.plist.stringStorage(at: index)
             if object.kind == .utf16String {
-                output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: Int(object.second))
+                output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: length)
             } else {
-                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + Int(object.second)]))
+                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]))
             }
         }
     }

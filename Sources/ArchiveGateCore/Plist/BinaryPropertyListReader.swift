@@ -148,6 +148,10 @@ private struct ObjectDecoder {
     let objectCount: Int
     let limits: PropertyListLimits
 
+    /// Seconds from 2001-01-01 that an ISO 8601 date with a four-digit year can carry: from
+    /// `NSDate.distantPast` (-63,114,076,800) up to 10000-01-01T00:00:00Z, excluded.
+    static let representableDates: Range<Double> = -63_114_076_800 ..< 252_423_993_600
+
     func decode(at offset: Int, references: inout [UInt32]) throws(PropertyListError) -> PropertyListObject {
         let marker = buffer[offset]
         let high = marker >> 4
@@ -177,6 +181,9 @@ private struct ObjectDecoder {
             try require(offset + 1, 8, at: offset)
             let value = Double(bitPattern: readBigEndian(at: offset + 1, size: 8))
             guard value.isFinite else { throw PropertyListError(.invalidDate, offset: offset, "date is not finite") }
+            guard Self.representableDates.contains(value) else {
+                throw PropertyListError(.invalidDate, offset: offset, "date \(value) s from 2001 is outside the years 0001…9999 that ISO 8601 JSON carries")
+            }
             return PropertyListObject(kind: .date, first: value.bitPattern)
         case 0x4:
             let (count, start) = try readCount(at: offset, low: low)

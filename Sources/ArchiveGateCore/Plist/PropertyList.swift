@@ -36,6 +36,10 @@ public struct PropertyList: Sendable {
         if BinaryPropertyListReader.hasBinaryHeader(bytes) {
             return try BinaryPropertyListReader(bytes: bytes, limits: limits).read()
         }
+        let encoding = XMLSourceEncoding.detect(bytes)
+        if encoding != .utf8 {
+            return try XMLPropertyListReader(bytes: try encoding.utf8(bytes), limits: limits, sourceEncoding: encoding).read()
+        }
         if XMLPropertyListReader.looksLikeXML(bytes) {
             return try XMLPropertyListReader(bytes: bytes, limits: limits).read()
         }

@@ -29,16 +29,17 @@ extension XMLPropertyListReader.Scanner {
         }
     }
 
-    /// Reads `<?xml version="1.0" encoding="UTF-8"?>`. Only UTF-8 (and its ASCII subset) is read,
-    /// so a declaration naming another encoding is refused rather than misread.
+    /// Reads `<?xml version="1.0" encoding="UTF-8"?>`. The declared encoding must be the one the
+    /// input was detected in (`XMLSourceEncoding`), so a declaration naming another encoding is
+    /// refused rather than misread.
     private mutating func readDeclaration() throws(PropertyListError) {
         let start = position
         position += 5
         for attribute in try readAttributes() where equalsIgnoringCase(attribute.name, "encoding") {
             let value = attribute.value
-            guard equalsIgnoringCase(value, "UTF-8") || equalsIgnoringCase(value, "UTF8")
-                || equalsIgnoringCase(value, "US-ASCII") || equalsIgnoringCase(value, "ASCII") else {
-                throw failure(.invalidXML, at: start, "encoding \(describe(value)) is not supported; only UTF-8 is")
+            let name = String(decoding: input[value], as: UTF8.self).lowercased()
+            guard sourceEncoding.accepts(declared: name) else {
+                throw failure(.invalidXML, at: start, "encoding \(describe(value)) is not supported here; UTF-8, UTF-16 with a byte-order mark and ISO-8859-1 are")
             }
         }
         guard matches("?>", at: position) else {

@@ -14,10 +14,13 @@
 struct XMLPropertyListReader {
     let bytes: [UInt8]
     let limits: PropertyListLimits
+    /// What the input was before it was transcoded to `bytes` (UTF-8); the declaration must agree.
+    let sourceEncoding: XMLSourceEncoding
 
-    init(bytes: [UInt8], limits: PropertyListLimits) {
+    init(bytes: [UInt8], limits: PropertyListLimits, sourceEncoding: XMLSourceEncoding = .utf8) {
         self.bytes = bytes
         self.limits = limits
+        self.sourceEncoding = sourceEncoding
     }
 
     /// Whether the input starts like XML: an optional UTF-8 byte-order mark, whitespace, then '<'.
@@ -29,7 +32,7 @@ struct XMLPropertyListReader {
 
     func read() throws(PropertyListError) -> PropertyList {
         let tables = try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> Tables in
-            var scanner = Scanner(input: buffer, limits: limits)
+            var scanner = Scanner(input: buffer, limits: limits, sourceEncoding: sourceEncoding)
             try scanner.readDocument()
             return Tables(objects: scanner.objects, references: scanner.references, storage: scanner.storage,
                           root: scanner.root, dictionaries: scanner.dictionaries)
@@ -101,6 +104,7 @@ extension XMLPropertyListReader {
     struct Scanner {
         let input: UnsafeBufferPointer<UInt8>
         let limits: PropertyListLimits
+        let sourceEncoding: XMLSourceEncoding
         /// The next byte to read.
         var position = 0
         var objects: [PropertyListObject] = []
@@ -116,9 +120,10 @@ extension XMLPropertyListReader {
         /// Every non-empty dictionary and where its tag is, for the key rules after the scan.
         var dictionaries: [(index: Int, position: Int)] = []
 
-        init(input: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits) {
+        init(input: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits, sourceEncoding: XMLSourceEncoding = .utf8) {
             self.input = input
             self.limits = limits
+            self.sourceEncoding = sourceEncoding
         }
 
         /// The most objects the table may hold: the configured limit, and what a `UInt32`

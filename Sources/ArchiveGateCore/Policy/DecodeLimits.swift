@@ -16,6 +16,9 @@ public struct DecodeLimits: Hashable, Sendable, Codable {
     public var maxOutputNodes: Int = 10_000_000
     /// Most violations listed in a report (the verdict stays invalid past it).
     public var maxViolations: Int = 1_000
+    /// Wall-clock budget of one decode (read, walk, render), in milliseconds, so that no input
+    /// can hold a worker; nested archives share their parent's budget.
+    public var maxDecodeMilliseconds: Int = 30_000
 
     public init() {}
 
@@ -30,7 +33,7 @@ public struct DecodeLimits: Hashable, Sendable, Codable {
         [("maxInputBytes", maxInputBytes), ("maxObjects", maxObjects), ("maxDepth", maxDepth),
          ("maxStringBytes", maxStringBytes), ("maxDataBytes", maxDataBytes),
          ("maxOutputBytes", maxOutputBytes), ("maxOutputNodes", maxOutputNodes),
-         ("maxViolations", maxViolations)]
+         ("maxViolations", maxViolations), ("maxDecodeMilliseconds", maxDecodeMilliseconds)]
     }
 
     /// Sets a limit by its name; returns false for an unknown name.
@@ -44,6 +47,7 @@ public struct DecodeLimits: Hashable, Sendable, Codable {
         case "maxOutputBytes": maxOutputBytes = value
         case "maxOutputNodes": maxOutputNodes = value
         case "maxViolations": maxViolations = value
+        case "maxDecodeMilliseconds": maxDecodeMilliseconds = value
         default: return false
         }
         return true

@@ -42,7 +42,7 @@ struct ExpectationTable {
     mutating func internalEntry(_ shape: FoundationShape, field: Int) -> Int32 {
         let key = shape.ordinal << 8 | field
         if let known = internalEntries[key] { return known }
-        let entry = register(Expectation(accepted: FoundationShape.referenceFieldsByOrdinal[shape.ordinal][field].accepts), isInternal: true)
+        let entry = register(Expectation(accepted: ClassSet(names: FoundationShape.referenceFieldsByOrdinal[shape.ordinal][field].accepts)), isInternal: true)
         internalEntries[key] = entry
         return entry
     }

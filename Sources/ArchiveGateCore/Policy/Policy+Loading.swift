@@ -37,7 +37,7 @@ private struct PolicyLoader {
     private var subclasses: [String: [String]] = [:]
 
     mutating func compile(_ object: [String: Any], defaultName: String) throws(PolicyError) -> Policy {
-        try Self.rejectUnknown(object, allowed: ["name", "description", "root", "allow", "classes", "onViolation", "limits"], at: "")
+        try Self.rejectUnknown(object, allowed: ["name", "description", "root", "allow", "classes", "onViolation", "limits", "inspection", "acknowledge"], at: "")
         let name = try Self.optionalString(object["name"], at: "/name") ?? defaultName
         _ = try Self.optionalString(object["description"], at: "/description")
 
@@ -89,7 +89,18 @@ private struct PolicyLoader {
                 }
             }
         }
-        return Policy(name: name, root: root, allowed: allowed, classes: schemas, onViolation: onViolation, limits: limits)
+        var policy = Policy(name: name, root: root, allowed: allowed, classes: schemas, onViolation: onViolation, limits: limits)
+        if let inspection = object["inspection"] {
+            guard let flag = inspection as? NSNumber, Self.isBool(flag) else {
+                throw PolicyError(.invalidValue, path: "/inspection", "inspection is true or false")
+            }
+            policy.inspection = flag.boolValue
+        }
+        if let acknowledge = object["acknowledge"] {
+            policy.acknowledged = try PolicyLint.acknowledgedClasses(try Self.stringList(acknowledge, at: "/acknowledge"))
+        }
+        policy.lint = PolicyLint.findings(in: object, inspection: policy.inspection)
+        return policy
     }
 
     /// Expands groups (`plist`, `foundation`, `*`) and inline kinds, and adds declared subclasses.

@@ -39,6 +39,16 @@ public struct Policy: Sendable {
     public var classes: [String: ClassSchema]
     public var onViolation: ViolationAction
     public var limits: DecodeLimits
+    /// An inspection (forensic) policy: it may admit any class, and danger findings are reported
+    /// without making the archive invalid. Gate policies (the default) refuse unacknowledged findings.
+    public var inspection = false
+    /// Classes whose danger findings the tenant accepts, by exact name (never a wildcard).
+    public var acknowledged: Set<String> = []
+    /// What the policy's author should fix, found when the document was loaded (`PolicyLint`).
+    public var lint: [PolicyLint.Finding] = []
+
+    /// Whether an unacknowledged danger finding makes the archive invalid.
+    public var rejectsDanger: Bool { !inspection }
 
     public init(name: String, root: ClassSet?, allowed: ClassSet, classes: [String: ClassSchema],
                 onViolation: ViolationAction, limits: DecodeLimits) {
@@ -72,12 +82,9 @@ extension Policy {
         "NSArray", "NSMutableArray", "NSDictionary", "NSMutableDictionary",
     ]
 
-    /// `plist` plus the value classes ArchiveGate renders naturally. None can execute anything.
-    public static let foundationGroup: Set<String> = plistGroup.union([
-        "NSNull", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet", "NSURL", "NSUUID",
-        "NSValue", "NSAttributedString", "NSMutableAttributedString", "NSDecimalNumber",
-        "NSIndexSet", "NSMutableIndexSet", "NSError", "NSLocale", "NSTimeZone",
-    ])
+    /// `plist` plus the value classes ArchiveGate renders naturally (every class of the Foundation
+    /// definitions table). None can execute anything.
+    public static let foundationGroup: Set<String> = plistGroup.union(FoundationShape.byClassName.keys)
 
     /// The built-in default: the `foundation` group; custom classes are rejected.
     public static let foundation = Policy(
@@ -86,7 +93,10 @@ extension Policy {
 
     /// Inspection mode for forensic use: any class is reported and rendered, never instantiated.
     /// Limits still apply.
-    public static let inspection = Policy(
-        name: "inspection", root: nil, allowed: ClassSet(acceptsAnyClass: true), classes: [:],
-        onViolation: .reject, limits: DecodeLimits())
+    public static let inspection: Policy = {
+        var policy = Policy(name: "inspection", root: nil, allowed: ClassSet(acceptsAnyClass: true), classes: [:],
+                            onViolation: .reject, limits: DecodeLimits())
+        policy.inspection = true
+        return policy
+    }()
 }

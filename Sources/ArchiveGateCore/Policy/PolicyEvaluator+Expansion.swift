@@ -3,11 +3,40 @@
 extension PolicyEvaluator {
     mutating func expand(_ uid: Int, into edges: inout [Edge]) throws(ArchiveError) {
         guard let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline else { return }
+        let className = archive.classes[classIndex].name
+        if FoundationShape.inlineOnlyClassNames.contains(className) {
+            let problem = ShapeProblem(.shapeMismatch, key: nil, "\(className) is only ever archived inline, never as an instance dictionary")
+            if !record([problem], uid: uid, className: className) { return }
+        }
+        if let declared = archive.classes[classIndex].shape, try !checkShape(uid, as: declared, className: archive.classes[classIndex].name) {
+            return
+        }
         if let shape = try shape(of: uid) {
             expandFoundation(uid, shape: shape, into: &edges)
         } else {
             expandCustom(uid, classIndex: classIndex, into: &edges)
         }
+    }
+
+    /// Runs the shape check of a Foundation-class object; each problem is a violation at the
+    /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
+    /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
+    private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) throws(ArchiveError) -> Bool {
+        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: try self.shape(of: uid) != nil)
+        return record(problems, uid: uid, className: className)
+    }
+
+    /// Records shape problems of object `uid`; false when the object is then nulled, not walked.
+    private mutating func record(_ problems: [ShapeProblem], uid: Int, className: String) -> Bool {
+        guard !problems.isEmpty else { return true }
+        let path = pointer()
+        for problem in problems {
+            shapeViolationCount += 1
+            appendViolation(code: problem.code.rawValue, problem.message, path: path, uid: uid, className: className, key: problem.key)
+        }
+        if policy.allowed.acceptsAnyClass { return true }
+        redactObject(uid)
+        return false
     }
 
     private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout [Edge]) {
@@ -19,7 +48,7 @@ extension PolicyEvaluator {
             requiredFound.append(contentsOf: repeatElement(false, count: schemaKeys.classSlots[compiled].requiredCount))
         }
         let pairs = plist.count(of: index)
-        let referencesStart = Int(plist.objects[index].first)
+        let referencesStart = plist.referencesStart(of: index)
         for pair in 0 ..< pairs {
             let keyIndex = Int(plist.references[referencesStart + 2 * pair])
             if plist.stringEquals(keyIndex, "$class") { continue }
@@ -45,7 +74,7 @@ extension PolicyEvaluator {
             }
             let object = plist.objects[value]
             if object.kind == .uid {
-                edges.append(Edge(target: Int(object.first), site: site, expectation: expectation,
+                edges.append(Edge(target: plist.uidValue(at: value), site: site, expectation: expectation,
                                   component: .field(uid: uid, pair: pair)))
                 continue
             }
@@ -55,7 +84,7 @@ extension PolicyEvaluator {
             }
             if object.kind == .array || object.kind == .set {
                 for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind == .uid {
-                    edges.append(Edge(target: Int(plist[Int(element)].first),
+                    edges.append(Edge(target: plist.uidValue(ofReference: element),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
                                       component: .fieldElement(uid: uid, pair: pair, element: position)))
                 }
@@ -89,8 +118,7 @@ extension PolicyEvaluator {
         let plist = archive.plist
         let key = plist.objects[keyIndex]
         if schemaKeys.classSlots[compiled].asciiOnly, key.kind != .utf16String {
-            let start = Int(key.first)
-            let length = Int(key.second)
+            let (start, length) = plist.stringStorage(at: keyIndex)
             let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Int?? in
                 var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
                 guard !bytes.contains(where: { $0 >= 0x80 }) else { return Int??.none }
@@ -132,8 +160,8 @@ extension PolicyEvaluator {
     private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout [Edge]) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        switch shape {
-        case .array, .set, .orderedSet:
+        switch shape.jsonForm {
+        case .array:
             // Elements the site check already faulted are redacted, not walked: their contents
             // are nobody's business once the element itself is refused.
             guard let layout = archive.collectionLayout(uid) else { return }
@@ -154,10 +182,10 @@ extension PolicyEvaluator {
             where redactions.sites.isEmpty
                 || !(redactions.sites.contains(ReferenceSite(uid: uid, pair: keyPair, element: position))
                     || redactions.sites.contains(ReferenceSite(uid: uid, pair: valuePair, element: position))) {
-                let keyUID = Int(plist[Int(keys[keys.startIndex + position])].first)
+                let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
                 edges.append(Edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position),
                                   expectation: .unchecked, component: stringKeys ? .none : .pairKey(position)))
-                edges.append(Edge(target: Int(plist[Int(values[values.startIndex + position])].first),
+                edges.append(Edge(target: plist.uidValue(ofReference: values[values.startIndex + position]),
                                   site: ReferenceSite(uid: uid, pair: valuePair, element: position), expectation: .unchecked,
                                   component: stringKeys ? .dictionaryKey(keyUID: keyUID) : .pairValue(position)))
             }

@@ -12,9 +12,15 @@ extension PolicyEvaluator {
 
     mutating func appendViolation(_ code: ViolationCode, _ message: String, path: String, uid: Int?,
                                   className: String?, key: String?) {
+        appendViolation(code: code.rawValue, message, path: path, uid: uid, className: className, key: key)
+    }
+
+    /// A violation by its code's text (policy codes and the archive's shape codes).
+    mutating func appendViolation(code: String, _ message: String, path: String, uid: Int?,
+                                  className: String?, key: String?) {
         violationCount += 1
         guard violations.count < policy.limits.maxViolations else { return }
-        violations.append(.init(code: code.rawValue, message: message, path: path, uid: uid, className: className, key: key))
+        violations.append(.init(code: code, message: message, path: path, uid: uid, className: className, key: key))
     }
 
     mutating func redact(_ edge: Edge) {
@@ -34,6 +40,7 @@ extension PolicyEvaluator {
         var counts = Array(repeating: 0, count: archive.classes.count)
         for entry in archive.entries { if case .object(let index) = entry { counts[index] += 1 } }
         var byName: [String: ValidationReport.ClassEntry] = [:]
+        let admissions = admissionNames()
         // Class-table order: an inline scalar and a class record may share a name (NSData); the first
         // one's claimed chain must win every time, and Dictionary iteration order varies per instance.
         for (index, count) in counts.enumerated() where count > 0 {
@@ -44,13 +51,18 @@ extension PolicyEvaluator {
             } else {
                 byName[archiveClass.name] = .init(name: archiveClass.name, count: count,
                                                   allowed: policy.mentions(archiveClass.name),
-                                                  claimedClasses: archiveClass.claimedChain)
+                                                  claimedClasses: archiveClass.claimedChain,
+                                                  admittedBy: admissions[archiveClass.name].map { $0.sorted() } ?? [])
             }
         }
-        return ValidationReport(valid: violationCount == 0, policy: policy.name, format: archive.plist.format,
+        let dangerInvalid = policy.rejectsDanger && danger.unacknowledgedCount > 0
+        var report = ValidationReport(valid: violationCount == 0 && !dangerInvalid, policy: policy.name, format: archive.plist.format,
                                 objectCount: archive.objectCount,
                                 classes: byName.values.sorted { $0.name < $1.name },
                                 violations: violations, violationsTruncated: violationCount > violations.count,
                                 limits: policy.limits)
+        report.findings = danger.findings
+        report.findingsTruncated = danger.findingCount > danger.findings.count
+        return report
     }
 }

@@ -11,6 +11,8 @@ struct PolicyEvaluator {
 
     var violations: [ValidationReport.Violation] = []
     var violationCount = 0
+    /// How many of the violations are Foundation shape problems (`ShapeProblem`).
+    var shapeViolationCount = 0
     var redactions = Redactions()
     var table: ExpectationTable
     /// The key schemas of the archive's classes, matched by key bytes.
@@ -38,6 +40,13 @@ struct PolicyEvaluator {
     }
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
     var path: [PathComponent] = []
+    /// Danger findings and admission rules (`PolicyEvaluator+Danger`).
+    var danger: DangerScan
+    /// Checked every `deadlineStride` steps of the walk.
+    var deadline: DecodeDeadline?
+    /// Set when NSData holding a keyed archive is decoded too (`PolicyEvaluator+Nested`).
+    var nesting: NestingContext?
+    private static let deadlineStride = 4096
 
     /// How a custom class's key is treated, resolved once per distinct key object.
     struct KeyResolution {
@@ -61,6 +70,7 @@ struct PolicyEvaluator {
         self.expanded = Array(repeating: false, count: archive.objectCount)
         self.openPosition = Array(repeating: -1, count: archive.objectCount)
         self.renderedNodes = Array(repeating: 0, count: archive.objectCount)
+        self.danger = DangerScan(archive: archive)
     }
 
     enum Work {
@@ -71,13 +81,23 @@ struct PolicyEvaluator {
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
         var stack = [Work]()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
+        for (position, entry) in archive.top.enumerated() {
+            if let inline = entry.inlineValue { checkInlineTop(position, plistIndex: inline) }
+        }
         for (position, entry) in archive.top.enumerated().reversed() {
+            if entry.inlineValue != nil {
+                topNodes += 1
+                continue
+            }
             stack.append(.visit(Edge(target: entry.uid, site: nil, topIndex: position,
                                      expectation: rootExpectation, component: .top(position))))
         }
         var edges = [Edge]()
         var depth = 0
+        var steps = 0
         while let work = stack.popLast() {
+            steps += 1
+            if steps % Self.deadlineStride == 0 { try deadline?.check("checking the policy") }
             let edge: Edge
             switch work {
             case .leave(let uid, let popsPath):
@@ -93,6 +113,7 @@ struct PolicyEvaluator {
                 edge = visited
             }
             let counted = !edge.component.isNone
+            try scanDanger(edge.target) { $0.pointer(appending: edge.component) }
             guard edge.target != 0, try checkSite(edge) else {
                 addRenderedNodes(1, counted: counted)
                 continue
@@ -121,8 +142,23 @@ struct PolicyEvaluator {
             try expand(edge.target, into: &edges)
             for child in edges.reversed() { stack.append(.visit(child)) }
         }
+        try scanUnreachable()
+        try deadline?.check("checking the policy")
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
-        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes)
+        return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
+                                onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount)
+    }
+
+    /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.
+    private mutating func checkInlineTop(_ position: Int, plistIndex: Int) {
+        guard let root = policy.root, !root.acceptsAnyClass else { return }
+        let kind = archive.plist[plistIndex].kind
+        if let inline = InlineKind(kind), root.inlineKinds.contains(inline) { return }
+        let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
+        let name = archive.top[position].name
+        appendViolation(.inlineTypeMismatch, "$top '\(name)' expects \(root.summary), found \(found)",
+                        path: PathComponent.top(position).token(in: archive), uid: nil, className: nil, key: nil)
+        redactions.topNames.insert(name)
     }
 
     /// The Foundation shape object `uid` is read as (computed once per object).
@@ -143,18 +179,19 @@ struct PolicyEvaluator {
 
     /// A reference back to an object still being expanded. Cycles through custom objects are how
     /// NSCoding graphs link parents and children and render as `$ref`; a cycle of Foundation
-    /// collections alone cannot be decoded by anyone and is an error.
+    /// value objects alone (collections, dictionaries, attributed strings, errors …) cannot be
+    /// decoded by anyone — each must be decoded before the one that holds it — and is an error.
     private mutating func checkCycle(closingAt target: Int) throws(ArchiveError) {
         sawCycle = true
         let members = openUIDs[Int(openPosition[target])...]
         var valuesOnly = true
         for uid in members {
             let shape = try shape(of: uid)
-            if !(shape?.isCollection == true || shape == .dictionary) { valuesOnly = false }
+            if shape == nil { valuesOnly = false }
         }
         if valuesOnly {
             throw ArchiveError(.collectionCycle, path: pointer(),
-                               "\(members.count == 1 ? "a collection contains itself" : "\(members.count) collections contain each other") (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
+                               "\(members.count == 1 ? "a Foundation object contains itself" : "\(members.count) Foundation objects contain each other") (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
     }
 
@@ -190,6 +227,7 @@ struct PolicyEvaluator {
             redact(edge)
             return false
         }
+        noteAdmission(classIndex, edge: edge)
         try checkElements(of: edge, elements: elementSet, keys: keySet)
         return true
     }
@@ -212,8 +250,8 @@ struct PolicyEvaluator {
         if isDictionary, let keyUIDs = archive.uidArray(edge.target, "NS.keys") {
             let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
             for (position, element) in keyUIDs.enumerated() {
-                let uid = Int(archive.plist[Int(element)].first)
-                checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil,
+                let uid = archive.plist.uidValue(ofReference: element)
+                try checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil, owner: edge,
                              site: ReferenceSite(uid: edge.target, pair: keysPair, element: position)) {
                     $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
                 }
@@ -222,20 +260,29 @@ struct PolicyEvaluator {
         guard let layout = archive.collectionLayout(edge.target) else { return }
         let keyUIDs = stringKeys ? archive.uidArray(edge.target, "NS.keys") : nil
         for position in 0 ..< layout.count {
-            checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
-                         constrained: elements != nil, site: layout.site(at: position, uid: edge.target)) { evaluator in
+            try checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
+                         constrained: elements != nil, owner: edge, site: layout.site(at: position, uid: edge.target)) { evaluator in
                 let base = evaluator.pointer(appending: edge.component)
                 guard isDictionary else { return base + "/\(position)" }
                 guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }
-                let keyUID = Int(evaluator.archive.plist[Int(keyUIDs[keyUIDs.startIndex + position])].first)
+                let keyUID = evaluator.archive.plist.uidValue(ofReference: keyUIDs[keyUIDs.startIndex + position])
                 return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
             }
         }
     }
 
-    private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, site: ReferenceSite,
-                                       path: (PolicyEvaluator) -> String) {
-        guard uid != 0, let classIndex = archive.classIndex(of: uid), !table.accepts(set: set, classIndex: classIndex) else { return }
+    private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, owner: Edge, site: ReferenceSite,
+                                       path: (PolicyEvaluator) -> String) throws(ArchiveError) {
+        try scanDanger(uid, path: path)
+        guard uid != 0, let classIndex = archive.classIndex(of: uid) else { return }
+        guard !table.accepts(set: set, classIndex: classIndex) else {
+            if constrained {
+                noteAdmission(classIndex, component: owner.component, isRoot: owner.site == nil && owner.topIndex >= 0)
+            } else {
+                noteAdmission(classIndex, edge: Edge(target: uid, site: nil, expectation: .allowed, component: .none))
+            }
+            return
+        }
         let className = archive.classes[classIndex].name
         let code: ViolationCode = constrained ? .classMismatch : .classNotAllowed
         let message = constrained
@@ -247,6 +294,6 @@ struct PolicyEvaluator {
 
     func dictionaryHasStringKeys(_ uid: Int) -> Bool {
         guard let keys = archive.uidArray(uid, "NS.keys") else { return false }
-        return keys.allSatisfy { archive.isStringObject(Int(archive.plist[Int($0)].first)) }
+        return keys.allSatisfy { archive.isStringObject(archive.plist.uidValue(ofReference: $0)) }
     }
 }

@@ -1,17 +1,3 @@
-/// One reference site: field pair `pair` of object `uid`, and within an array-valued field the
-/// element position (`element` is -1 for a direct field value).
-public struct ReferenceSite: Hashable, Sendable {
-    public var uid: Int32
-    public var pair: Int32
-    public var element: Int32
-
-    public init(uid: Int, pair: Int, element: Int = -1) {
-        self.uid = Int32(truncatingIfNeeded: uid)
-        self.pair = Int32(truncatingIfNeeded: pair)
-        self.element = Int32(truncatingIfNeeded: element)
-    }
-}
-
 /// What a `redact` policy nulls out when rendering: whole objects (at every site that references
 /// them) and single reference sites.
 public struct Redactions: Sendable {
@@ -34,4 +20,6 @@ struct PolicyEvaluation {
     var minimumPlainNodes: UInt64?
     /// The Foundation shapes the walk worked out, for the renderers to reuse.
     var shapes: ShapeCache
+    /// True when every violation is a Foundation shape problem: inspection mode still renders then.
+    var onlyShapeViolations: Bool
 }

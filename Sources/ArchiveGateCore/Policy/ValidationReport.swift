@@ -11,6 +11,9 @@ public struct ValidationReport: Hashable, Sendable, Codable {
         public var allowed: Bool
         /// The superclass chain the file claims (`$classes`). Reported, never trusted.
         public var claimedClasses: [String]
+        /// Which rules admitted the class (`allow`, `root`, `key:<Class>.<key>`, `inspection`,
+        /// `foundation` for fields Foundation itself decodes), sorted; empty when none did.
+        public var admittedBy: [String] = []
     }
 
     /// One breach of the policy.
@@ -45,4 +48,11 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     public var violationsTruncated: Bool
     /// The limits the decode ran under.
     public var limits: DecodeLimits
+    /// Known-dangerous classes and shapes (`DangerCatalogue`), found in every mode; separate from
+    /// violations. Unacknowledged findings make the archive invalid under a gate policy.
+    public var findings: [Finding] = []
+    /// True when more findings were found than `limits.maxViolations` lets the report list.
+    public var findingsTruncated = false
+    /// The `DangerCatalogue.version` the findings come from.
+    public var dangerCatalogueVersion: Int = DangerCatalogue.builtIn.version
 }

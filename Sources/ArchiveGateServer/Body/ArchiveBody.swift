@@ -1,3 +1,4 @@
+import ArchiveGateInflate
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -34,8 +35,8 @@ enum ArchiveBody {
         }
         var received = 0
         var plain: [UInt8] = []
-        var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil
         do {
+            var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil
             for try await chunk in request.body {
                 received += chunk.readableBytes
                 guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
@@ -45,13 +46,15 @@ enum ArchiveBody {
                     plain.append(contentsOf: chunk.readableBytesView)
                 }
             }
+            return try inflater?.finish() ?? plain
         } catch let problem as ProblemError {
             throw problem
+        } catch let error as InflateError {
+            throw error.problemError
         } catch {
             // The connection closed mid-body: the client went away or the body timeout cut it.
             // A client problem, logged and counted as one, not as a server failure.
             throw ProblemError.invalidRequest("The request body ended after \(received) bytes, before it was complete.")
         }
-        return try inflater?.finish() ?? plain
     }
 }

@@ -1,7 +1,5 @@
 import ArchiveGateFetch
-import Configuration
 import Foundation
-import Logging
 
 extension ServerConfiguration {
     /// The file read from the configuration folder.
@@ -9,121 +7,88 @@ extension ServerConfiguration {
 
     /// Resolves the configuration, highest priority first: `overrides` (CLI flags, keys such as
     /// `http.port`), `ARCHIVEGATE_*` environment variables (`ARCHIVEGATE_HTTP_PORT`), then
-    /// `<configDirectory>/server.json`, then the built-in defaults. Relative paths in the file are
-    /// relative to `configDirectory`.
+    /// `<configDirectory>/server.json`, then the defaults of `ConfigurationDefaults`. Relative paths
+    /// in the file are relative to `configDirectory`.
     ///
-    /// Every key is listed in README.md (Configuration).
+    /// Strict: an unknown key in the file, an unknown `ARCHIVEGATE_*` variable, a value of the wrong
+    /// type, an unparsable or out-of-range value, or a risky setting without its acknowledgement
+    /// throws a `ConfigurationError` naming the key. Every key is listed in README.md (Configuration).
     public static func load(
         configDirectory: String?,
         overrides: [String: String] = [:],
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws -> ServerConfiguration {
-        var providers: [any ConfigProvider] = []
-        // Flags arrive as strings, like environment variables; that provider converts them to the
-        // type each key is read as (an in-memory string would not be read as an int).
-        var flags: [String: String] = [:]
-        for (key, value) in overrides { flags[environmentName(key)] = value }
-        providers.append(EnvironmentVariablesProvider(environmentVariables: flags))
-        providers.append(EnvironmentVariablesProvider(environmentVariables: environment).prefixKeys(with: "archivegate"))
+        var file: ConfigurationJSON?
+        var filePath = fileName
         if let configDirectory {
-            let path = (configDirectory as NSString).appendingPathComponent(fileName)
-            providers.append(try await FileProvider<JSONSnapshot>(filePath: .init(path), allowMissing: true))
+            filePath = (configDirectory as NSString).appendingPathComponent(fileName)
+            if let data = FileManager.default.contents(atPath: filePath) {
+                guard let parsed = ConfigurationJSON.parse(data) else {
+                    throw ConfigurationError(key: "-", origin: filePath, "not valid JSON")
+                }
+                file = parsed
+            }
         }
-        return try resolve(ConfigReader(providers: providers), configDirectory: configDirectory)
+        let sources = try ConfigurationSources(file: file, filePath: filePath, environment: environment, flags: overrides)
+        return try resolve(sources, configDirectory: configDirectory)
     }
 
-    static func resolve(_ reader: ConfigReader, configDirectory: String?) throws -> ServerConfiguration {
+    static func resolve(_ sources: ConfigurationSources, configDirectory: String?) throws(ConfigurationError) -> ServerConfiguration {
+        typealias Key = ConfigurationDefaults
         var configuration = ServerConfiguration()
-        let defaults = configuration
-        configuration.host = reader.string(forKey: "http.host", default: defaults.host)
-        configuration.port = try integer(reader, "http.port", defaults.port, range: 0...65535)
-        configuration.headerTimeout = .seconds(try integer(reader, "http.headerTimeoutSeconds", 10, range: 1...3600))
-        configuration.bodyTimeout = .seconds(try integer(reader, "http.bodyTimeoutSeconds", 120, range: 1...86400))
-        configuration.idleTimeout = .seconds(try integer(reader, "http.idleTimeoutSeconds", 30, range: 1...86400))
+        configuration.host = try sources.value(Key.httpHost)
+        configuration.port = try sources.value(Key.httpPort)
+        configuration.headerTimeout = .seconds(try sources.value(Key.httpHeaderTimeoutSeconds))
+        configuration.bodyTimeout = .seconds(try sources.value(Key.httpBodyTimeoutSeconds))
+        configuration.idleTimeout = .seconds(try sources.value(Key.httpIdleTimeoutSeconds))
 
-        let tenants = reader.string(forKey: "tenants.directory", default: "tenants")
+        let tenants = try sources.value(Key.tenantsDirectory)
         if tenants.hasPrefix("/") {
             configuration.tenantsDirectory = tenants
         } else if let configDirectory {
             configuration.tenantsDirectory = (configDirectory as NSString).appendingPathComponent(tenants)
         }
-
-        let levelName = reader.string(forKey: "log.level", default: "info")
-        guard let level = Logger.Level(rawValue: levelName.lowercased()) else {
-            throw ConfigurationError(key: "log.level", "expected one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        configuration.logLevel = level
+        configuration.logLevel = try sources.value(Key.logLevel)
 
         var tenantDefaults = TenantDefaults()
-        tenantDefaults.maxBodyBytes = try integer(reader, "limits.maxBodyBytes", tenantDefaults.maxBodyBytes, range: 1...Int.max)
-        tenantDefaults.maxArchiveBytes = try integer(reader, "limits.maxArchiveBytes", tenantDefaults.maxArchiveBytes, range: 1...Int.max)
-        tenantDefaults.requestsPerSecond = reader.double(forKey: "limits.requestsPerSecond", default: tenantDefaults.requestsPerSecond)
-        guard tenantDefaults.requestsPerSecond > 0 else {
-            throw ConfigurationError(key: "limits.requestsPerSecond", "must be positive")
-        }
-        tenantDefaults.burst = try integer(reader, "limits.burst", tenantDefaults.burst, range: 1...Int.max)
-        tenantDefaults.maxStoredBytes = try integer(reader, "limits.maxStoredBytes", tenantDefaults.maxStoredBytes, range: 1...Int.max)
-        tenantDefaults.maxStoredResults = try integer(reader, "limits.maxStoredResults", tenantDefaults.maxStoredResults, range: 1...Int.max)
+        tenantDefaults.maxBodyBytes = try sources.value(Key.limitsMaxBodyBytes)
+        tenantDefaults.maxArchiveBytes = try sources.value(Key.limitsMaxArchiveBytes)
+        tenantDefaults.requestsPerSecond = try sources.value(Key.limitsRequestsPerSecond)
+        tenantDefaults.burst = try sources.value(Key.limitsBurst)
+        tenantDefaults.maxStoredBytes = try sources.value(Key.limitsMaxStoredBytes)
+        tenantDefaults.maxStoredResults = try sources.value(Key.limitsMaxStoredResults)
         configuration.tenantDefaults = tenantDefaults
 
         var fetch = FetchSettings()
-        var ranges: [IPAddressRange] = []
-        for text in reader.stringArray(forKey: "fetch.allowedRanges", default: []) where !text.isEmpty {
-            guard let range = IPAddressRange(text) else {
-                throw ConfigurationError(key: "fetch.allowedRanges", "'\(text)' is not a CIDR range such as 127.0.0.0/8 or fd00::/8")
+        fetch.allowedRanges = try sources.value(Key.fetchAllowedRanges).compactMap(IPAddressRange.init)
+        let wide = fetch.allowedRanges.filter { $0.prefixLength < FetchSettings.widestUnacknowledgedPrefix }
+        if !wide.isEmpty {
+            guard try sources.value(Key.fetchAcknowledgeWideAllowedRanges) else {
+                throw ConfigurationError(
+                    key: Key.fetchAllowedRanges.name, origin: sources.origin(of: Key.fetchAllowedRanges),
+                    "\(wide.map(\.description).joined(separator: ", ")) switches the SSRF deny list off for a large part of the address space (wider than /\(FetchSettings.widestUnacknowledgedPrefix)); set \(Key.fetchAcknowledgeWideAllowedRanges.name) to true if that is intended")
             }
-            ranges.append(range)
+            configuration.riskySettings.append("\(Key.fetchAllowedRanges.name) allows \(wide.map(\.description).joined(separator: ", ")): /v1/fetch may connect to addresses the deny list protects (acknowledged by \(Key.fetchAcknowledgeWideAllowedRanges.name))")
         }
-        fetch.allowedRanges = ranges
-        fetch.maxBytes = try integer(reader, "fetch.maxBytes", tenantDefaults.maxBodyBytes, range: 1...Int.max)
-        fetch.connectTimeout = .seconds(try integer(reader, "fetch.connectTimeoutSeconds", 5, range: 1...3600))
-        fetch.totalTimeout = .seconds(try integer(reader, "fetch.totalTimeoutSeconds", 30, range: 1...3600))
-        fetch.maxConcurrentPerTenant = try integer(reader, "fetch.maxConcurrentPerTenant", fetch.maxConcurrentPerTenant, range: 1...10_000)
+        fetch.maxBytes = try sources.valueIfSet(Key.fetchMaxBytes) ?? tenantDefaults.maxBodyBytes
+        fetch.connectTimeout = .seconds(try sources.value(Key.fetchConnectTimeoutSeconds))
+        fetch.totalTimeout = .seconds(try sources.value(Key.fetchTotalTimeoutSeconds))
+        fetch.maxConcurrentPerTenant = try sources.value(Key.fetchMaxConcurrentPerTenant)
         configuration.fetch = fetch
 
         var store = StoreSettings()
-        store.enabled = reader.bool(forKey: "store.enabled", default: store.enabled)
-        let kindName = reader.string(forKey: "store.kind", default: store.kind.rawValue)
-        guard let kind = StoreSettings.Kind(rawValue: kindName) else {
-            throw ConfigurationError(key: "store.kind", "expected sqlite or postgres, not '\(kindName)'")
-        }
-        store.kind = kind
-        store.path = reader.string(forKey: "store.path", default: store.path)
-        guard !store.path.isEmpty else { throw ConfigurationError(key: "store.path", "must not be empty") }
-        store.retention = .seconds(try integer(reader, "store.retentionSeconds", 7 * 24 * 60 * 60, range: 1...(100 * 365 * 24 * 60 * 60)))
-        store.purgeInterval = .seconds(try integer(reader, "store.purgeIntervalSeconds", 300, range: 1...86400))
-        store.busyTimeout = .milliseconds(try integer(reader, "store.busyTimeoutMilliseconds", 10_000, range: 0...600_000))
-        store.maxPageSize = try integer(reader, "store.maxPageSize", store.maxPageSize, range: 1...10_000)
-        store.postgres = try resolvePostgres(reader, configDirectory: configDirectory)
+        store.enabled = try sources.value(Key.storeEnabled)
+        store.kind = try sources.value(Key.storeKind)
+        store.path = try sources.value(Key.storePath)
+        store.retention = .seconds(try sources.value(Key.storeRetentionSeconds))
+        store.purgeInterval = .seconds(try sources.value(Key.storePurgeIntervalSeconds))
+        store.busyTimeout = .milliseconds(try sources.value(Key.storeBusyTimeoutMilliseconds))
+        store.maxPageSize = try sources.value(Key.storeMaxPageSize)
+        store.postgres = try resolvePostgres(sources, configDirectory: configDirectory)
         store.postgres.retention = store.retention
         store.postgres.maximumPageSize = store.maxPageSize
         configuration.store = store
+        configuration.uiEnabled = try sources.value(Key.uiEnabled)
         return configuration
-    }
-
-    /// `http.headerTimeoutSeconds` → `HTTP_HEADER_TIMEOUT_SECONDS`, as swift-configuration names
-    /// environment variables.
-    static func environmentName(_ key: String) -> String {
-        var name = ""
-        var previousWasLower = false
-        for character in key {
-            if character == "." {
-                name.append("_")
-                previousWasLower = false
-                continue
-            }
-            if character.isUppercase && previousWasLower { name.append("_") }
-            name.append(contentsOf: character.uppercased())
-            previousWasLower = character.isLowercase
-        }
-        return name
-    }
-
-    static func integer(_ reader: ConfigReader, _ key: String, _ fallback: Int, range: ClosedRange<Int>) throws -> Int {
-        let value = reader.int(forKey: ConfigKey(key), default: fallback)
-        guard range.contains(value) else {
-            throw ConfigurationError(key: key, "\(value) is outside \(range.lowerBound)…\(range.upperBound)")
-        }
-        return value
     }
 }

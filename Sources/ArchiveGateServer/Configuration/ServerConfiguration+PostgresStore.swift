@@ -1,49 +1,55 @@
 import ArchiveGateStore
-import Configuration
 import Foundation
 
 extension ServerConfiguration {
-    /// The `store.postgres.*` keys. `url` (libpq form) gives the connection in one value; without it,
-    /// `host`, `port`, `database` and `user`. The password comes from the URL,
-    /// `ARCHIVEGATE_STORE_POSTGRES_PASSWORD`, or the file `passwordFile` names — never from a
-    /// log line: the value is read as a secret and the configuration's description omits it.
-    static func resolvePostgres(_ reader: ConfigReader, configDirectory: String?) throws -> PostgresResultStore.Configuration {
+    /// The `store.postgres.*` keys. `url` (libpq form) gives the connection in one value and then
+    /// replaces `host`, `port`, `database` and `user`. The password comes from the URL,
+    /// `ARCHIVEGATE_STORE_POSTGRES_PASSWORD` (never from server.json), or the file `passwordFile`
+    /// names — never from a log line: both are secret keys and the configuration's description
+    /// omits the password.
+    static func resolvePostgres(_ sources: ConfigurationSources, configDirectory: String?) throws(ConfigurationError) -> PostgresResultStore.Configuration {
+        typealias Key = ConfigurationDefaults
         var postgres = StoreSettings.postgresDefaults
-        postgres.endpoint = .tcp(
-            host: reader.string(forKey: "store.postgres.host", default: "127.0.0.1"),
-            port: try integer(reader, "store.postgres.port", 5432, range: 1...65535))
-        postgres.database = reader.string(forKey: "store.postgres.database", default: "archivegate")
-        postgres.username = reader.string(forKey: "store.postgres.user", default: "archivegate")
-        let tlsName = reader.string(forKey: "store.postgres.tls", default: postgres.tls.rawValue)
-        guard let tls = PostgresResultStore.Configuration.TLSMode(rawValue: tlsName) else {
-            throw ConfigurationError(key: "store.postgres.tls", "expected one of \(PostgresResultStore.Configuration.TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        postgres.tls = tls
-        postgres.poolSize = try integer(reader, "store.postgres.poolSize", postgres.poolSize, range: 1...1000)
-        postgres.statementTimeout = .milliseconds(try integer(reader, "store.postgres.statementTimeoutMilliseconds", 5_000, range: 1...3_600_000))
-        postgres.operationTimeout = .milliseconds(try integer(reader, "store.postgres.operationTimeoutMilliseconds", 10_000, range: 1...3_600_000))
-        if let url = reader.string(forKey: "store.postgres.url", isSecret: true), !url.isEmpty {
-            do {
+        postgres.endpoint = .tcp(host: try sources.value(Key.storePostgresHost), port: try sources.value(Key.storePostgresPort))
+        postgres.database = try sources.value(Key.storePostgresDatabase)
+        postgres.username = try sources.value(Key.storePostgresUser)
+        postgres.tls = try sources.value(Key.storePostgresTLS)
+        postgres.poolSize = try sources.value(Key.storePostgresPoolSize)
+        postgres.statementTimeout = .milliseconds(try sources.value(Key.storePostgresStatementTimeoutMilliseconds))
+        postgres.operationTimeout = .milliseconds(try sources.value(Key.storePostgresOperationTimeoutMilliseconds))
+        if let url = try sources.value(Key.storePostgresURL) {
+            do throws(ResultStoreError) {
                 postgres = try PostgresResultStore.Configuration(url: url, defaults: postgres)
             } catch {
-                throw ConfigurationError(key: "store.postgres.url", error.message)
+                // Checked when the sources were read; kept for a URL whose check depends on defaults.
+                throw ConfigurationError(key: Key.storePostgresURL.name, origin: sources.origin(of: Key.storePostgresURL), error.message)
             }
         }
-        let password = reader.string(forKey: "store.postgres.password", isSecret: true)
-        let passwordFile = reader.string(forKey: "store.postgres.passwordFile")
+        let password = try sources.value(Key.storePostgresPassword)
+        let passwordFile = try sources.value(Key.storePostgresPasswordFile)
         if password != nil && passwordFile != nil {
-            throw ConfigurationError(key: "store.postgres.passwordFile", "give either the password (ARCHIVEGATE_STORE_POSTGRES_PASSWORD) or a password file, not both")
+            throw ConfigurationError(
+                key: Key.storePostgresPasswordFile.name, origin: sources.origin(of: Key.storePostgresPasswordFile),
+                "give either the password (\(Key.storePostgresPassword.environmentName)) or a password file, not both")
         }
-        if let password, !password.isEmpty {
+        if let password {
             postgres.password = password
-        } else if let passwordFile, !passwordFile.isEmpty {
+        } else if let passwordFile {
             let path = passwordFile.hasPrefix("/") || configDirectory == nil
                 ? passwordFile : (configDirectory! as NSString).appendingPathComponent(passwordFile)
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw ConfigurationError(key: "store.postgres.passwordFile", "cannot read \(path)")
+                throw ConfigurationError(
+                    key: Key.storePostgresPasswordFile.name, origin: sources.origin(of: Key.storePostgresPasswordFile),
+                    "cannot read \(path) as UTF-8 text")
             }
             // One trailing newline is the file's, not the password's.
-            postgres.password = text.hasSuffix("\n") ? String(text.dropLast()) : text
+            let stripped = text.hasSuffix("\r\n") ? String(text.dropLast(2)) : text.hasSuffix("\n") ? String(text.dropLast()) : text
+            guard !stripped.isEmpty else {
+                throw ConfigurationError(
+                    key: Key.storePostgresPasswordFile.name, origin: sources.origin(of: Key.storePostgresPasswordFile),
+                    "\(path) is empty")
+            }
+            postgres.password = stripped
         }
         return postgres
     }

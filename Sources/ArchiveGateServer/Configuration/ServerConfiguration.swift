@@ -9,27 +9,34 @@ import Logging
 /// tests build one directly.
 public struct ServerConfiguration: Sendable {
     /// Interface to bind; loopback unless an operator decides otherwise.
-    public var host: String = "127.0.0.1"
+    public var host: String = ConfigurationDefaults.httpHost.defaultValue
     /// TCP port; 0 picks a free one (tests).
-    public var port: Int = 8080
+    public var port: Int = ConfigurationDefaults.httpPort.defaultValue
     /// A connection must deliver a complete request head within this long of opening (or of the
     /// previous response), so a slow-header client cannot hold a connection.
-    public var headerTimeout: Duration = .seconds(10)
+    public var headerTimeout: Duration = .seconds(ConfigurationDefaults.httpHeaderTimeoutSeconds.defaultValue)
     /// A request's body must arrive in full within this long of its head, else the connection is
     /// closed: a client trickling the body (inside the idle timeout) cannot hold a connection.
-    public var bodyTimeout: Duration = .seconds(120)
+    public var bodyTimeout: Duration = .seconds(ConfigurationDefaults.httpBodyTimeoutSeconds.defaultValue)
     /// A connection with nothing to read for this long is closed: a stalled body upload, or an idle
     /// keep-alive connection.
-    public var idleTimeout: Duration = .seconds(30)
+    public var idleTimeout: Duration = .seconds(ConfigurationDefaults.httpIdleTimeoutSeconds.defaultValue)
     /// Folder of tenant files (`*.json`); nil or missing folder means no tenants.
     public var tenantsDirectory: String?
+    /// More tenant folders, loaded after `tenantsDirectory` (`archivegate serve --extra-tenants`;
+    /// `scripts/serve` adds the demo tenant this way). Not a configuration key.
+    public var extraTenantsDirectories: [String] = []
     /// Limits a tenant file does not set.
     public var tenantDefaults: TenantDefaults = TenantDefaults()
-    public var logLevel: Logger.Level = .info
+    public var logLevel: Logger.Level = ConfigurationDefaults.logLevel.defaultValue
     /// `POST /v1/fetch`: which destinations, how much and how long.
     public var fetch: FetchSettings = FetchSettings()
     /// `/v1/archives`: where results are stored and for how long.
     public var store: StoreSettings = StoreSettings()
+    /// `ui.enabled`: serve the inspector page at `/` and its files under `/ui/`. False → 404 there.
+    public var uiEnabled: Bool = ConfigurationDefaults.uiEnabled.defaultValue
+    /// Acknowledged risky settings, one sentence each; logged as warnings at start.
+    public var riskySettings: [String] = []
 
     public init() {}
 }
@@ -46,29 +53,35 @@ public struct StoreSettings: Sendable, Hashable {
 
     /// False turns the store off: `/v1/archives` and `POST /v1/fetch` with `store: true` answer 503
     /// `store.disabled`, and nothing is written to disk.
-    public var enabled: Bool = true
+    public var enabled: Bool = ConfigurationDefaults.storeEnabled.defaultValue
     /// `sqlite` (default, embedded) or `postgres` (shared by replicas).
-    public var kind: Kind = .sqlite
+    public var kind: Kind = ConfigurationDefaults.storeKind.defaultValue
     /// The connection when ``kind`` is `postgres`; its `description` omits the password.
     public var postgres: PostgresResultStore.Configuration = StoreSettings.postgresDefaults
     /// The SQLite file; a relative path is relative to the working directory. Its folder is created.
-    public var path: String = "./data/archivegate.sqlite"
+    public var path: String = ConfigurationDefaults.storePath.defaultValue
     /// How long a result stays readable after it is stored.
-    public var retention: Duration = .seconds(7 * 24 * 60 * 60)
+    public var retention: Duration = .seconds(ConfigurationDefaults.storeRetentionSeconds.defaultValue)
     /// How often the background task deletes expired results (they are invisible before that).
-    public var purgeInterval: Duration = .seconds(300)
+    public var purgeInterval: Duration = .seconds(ConfigurationDefaults.storePurgeIntervalSeconds.defaultValue)
     /// How long a write waits for another process's lock on the file before the request gets a 503.
-    public var busyTimeout: Duration = .seconds(10)
+    public var busyTimeout: Duration = .milliseconds(ConfigurationDefaults.storeBusyTimeoutMilliseconds.defaultValue)
     /// The largest page `GET /v1/archives` returns, and its default page size's cap.
-    public var maxPageSize: Int = 100
+    public var maxPageSize: Int = ConfigurationDefaults.storeMaxPageSize.defaultValue
 
     public init() {}
 
-    /// `store.postgres.*` defaults: archivegate@127.0.0.1:5432/archivegate, TLS preferred, 10
-    /// connections, 5 s statement timeout, 10 s per store call.
-    public static let postgresDefaults = PostgresResultStore.Configuration(
-        endpoint: .tcp(host: "127.0.0.1", port: 5432), username: "archivegate", database: "archivegate",
-        tls: .prefer, poolSize: 10, statementTimeout: .seconds(5), operationTimeout: .seconds(10))
+    /// The `store.postgres.*` defaults of `ConfigurationDefaults` (no password).
+    public static let postgresDefaults: PostgresResultStore.Configuration = {
+        typealias Key = ConfigurationDefaults
+        return PostgresResultStore.Configuration(
+            endpoint: .tcp(host: Key.storePostgresHost.defaultValue, port: Key.storePostgresPort.defaultValue),
+            username: Key.storePostgresUser.defaultValue, database: Key.storePostgresDatabase.defaultValue,
+            tls: Key.storePostgresTLS.defaultValue, poolSize: Key.storePostgresPoolSize.defaultValue,
+            statementTimeout: .milliseconds(Key.storePostgresStatementTimeoutMilliseconds.defaultValue),
+            operationTimeout: .milliseconds(Key.storePostgresOperationTimeoutMilliseconds.defaultValue),
+            retention: .seconds(Key.storeRetentionSeconds.defaultValue), maximumPageSize: Key.storeMaxPageSize.defaultValue)
+    }()
 }
 
 /// Server-wide settings of `POST /v1/fetch` (the `fetch.*` keys).
@@ -76,15 +89,18 @@ public struct FetchSettings: Sendable {
     /// Address ranges allowed despite the fetcher's deny list (loopback, private networks…).
     /// Empty by default: only public addresses can be fetched.
     public var allowedRanges: [IPAddressRange] = []
+    /// A range with a shorter prefix than this in `allowedRanges` needs
+    /// `fetch.acknowledgeWideAllowedRanges` (`0.0.0.0/0`, `::/0`, `0.0.0.0/1`…).
+    public static let widestUnacknowledgedPrefix = 8
     /// Largest fetched body (after content decoding); also capped by the tenant's archive limit.
     /// `load` defaults it to `limits.maxBodyBytes`, the upload body limit.
-    public var maxBytes: Int = 16 << 20
+    public var maxBytes: Int = ConfigurationDefaults.fetchMaxBytes.defaultValue
     /// Time allowed for each TCP/TLS connect.
-    public var connectTimeout: Duration = .seconds(5)
+    public var connectTimeout: Duration = .seconds(ConfigurationDefaults.fetchConnectTimeoutSeconds.defaultValue)
     /// Time allowed for a whole fetch, redirects included.
-    public var totalTimeout: Duration = .seconds(30)
+    public var totalTimeout: Duration = .seconds(ConfigurationDefaults.fetchTotalTimeoutSeconds.defaultValue)
     /// Fetches one tenant may run at once; more → 429.
-    public var maxConcurrentPerTenant: Int = 4
+    public var maxConcurrentPerTenant: Int = ConfigurationDefaults.fetchMaxConcurrentPerTenant.defaultValue
 
     public init() {}
 }
@@ -92,18 +108,18 @@ public struct FetchSettings: Sendable {
 /// Per-tenant limits used when a tenant file leaves them out.
 public struct TenantDefaults: Sendable, Hashable {
     /// Largest request body on the wire (compressed or not), enforced while reading.
-    public var maxBodyBytes: Int = 16 << 20
+    public var maxBodyBytes: Int = ConfigurationDefaults.limitsMaxBodyBytes.defaultValue
     /// Largest archive after gzip inflation; also caps the policy's `maxInputBytes`.
-    public var maxArchiveBytes: Int = 64 << 20
+    public var maxArchiveBytes: Int = ConfigurationDefaults.limitsMaxArchiveBytes.defaultValue
     /// Sustained request rate of the tenant's token bucket.
-    public var requestsPerSecond: Double = 50
+    public var requestsPerSecond: Double = ConfigurationDefaults.limitsRequestsPerSecond.defaultValue
     /// Bucket size: how many requests may arrive at once after a quiet period.
-    public var burst: Int = 100
-    /// Report plus JSON bytes the tenant's unexpired stored results may occupy together (1 GiB);
+    public var burst: Int = ConfigurationDefaults.limitsBurst.defaultValue
+    /// Report plus JSON bytes the tenant's unexpired stored results may occupy together;
     /// past it `POST /v1/archives` answers 413 `store.quota_exceeded`.
-    public var maxStoredBytes: Int = 1 << 30
-    /// How many unexpired stored results the tenant may have (100,000).
-    public var maxStoredResults: Int = 100_000
+    public var maxStoredBytes: Int = ConfigurationDefaults.limitsMaxStoredBytes.defaultValue
+    /// How many unexpired stored results the tenant may have.
+    public var maxStoredResults: Int = ConfigurationDefaults.limitsMaxStoredResults.defaultValue
 
     public init() {}
 }

@@ -20,7 +20,8 @@ struct ArchiveController {
         let tenant = try requireTenant(context)
         let bytes = try await ArchiveBody.read(request, tenant: tenant)
         record(bytes: bytes.count, tenant: tenant, context: context)
-        let report = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.validate(bytes) }
+        let inspector = try Self.inspector(tenant, request)
+        let report = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.validate(bytes) }
         record(report, tenant: tenant, context: context)
         return try json(status: .ok, body: JSONEncoder.sorted.encode(report))
     }
@@ -36,7 +37,8 @@ struct ArchiveController {
         }
         let bytes = try await ArchiveBody.read(request, tenant: tenant)
         record(bytes: bytes.count, tenant: tenant, context: context)
-        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.convert(bytes, mode: mode) }
+        let inspector = try Self.inspector(tenant, request)
+        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
         record(inspection.report, tenant: tenant, context: context)
         guard let output = inspection.json else {
             throw ProblemError.policyRejected(inspection.report)
@@ -60,7 +62,23 @@ struct ArchiveController {
     private func record(_ report: ValidationReport, tenant: Tenant, context: Context) {
         let codes = report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)
-        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
+        let findingCodes = report.findings.map(\.code)
+        metrics.recordFindings(findingCodes, tenant: tenant.id)
+        context.trace.update {
+            $0.violationCodes = Array(Set(codes)).sorted()
+            $0.findingCodes = Array(Set(findingCodes)).sorted()
+        }
+    }
+
+    /// The tenant's inspector, decoding nested archives when the request says `?nested=true`.
+    private static func inspector(_ tenant: Tenant, _ request: Request) throws -> ArchiveInspector {
+        var inspector = tenant.inspector
+        switch request.uri.queryParameters["nested"].map(String.init) {
+        case nil, "false": break
+        case "true": inspector.decodesNestedArchives = true
+        case let other?: throw ProblemError.invalidRequest("nested is 'true' or 'false', not '\(other)'.")
+        }
+        return inspector
     }
 
     private func json(status: HTTPResponse.Status, body: some Sequence<UInt8>) -> Response {
@@ -90,15 +108,6 @@ enum DecodeExecutor {
     static func run<T: Sendable>(bytes: Int, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         guard bytes >= offloadThreshold else { return try work() }
         return try await pool.runIfActive(work)
-    }
-}
-
-extension JSONEncoder {
-    /// Sorted keys: Linux's key order is not stable, and reports must be deterministic.
-    static var sorted: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 }
 

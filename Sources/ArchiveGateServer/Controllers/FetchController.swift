@@ -60,7 +60,9 @@ struct FetchController {
         if body.store {
             return try await recorder.record(fetched.bytes, source: .url(body.url), mode: body.mode, tenant: tenant, context: context)
         }
-        let report = try tenant.inspector.validate(fetched.bytes)
+        // Like every other decode: large archives off the cooperative pool (DecodeExecutor).
+        let bytes = fetched.bytes
+        let report = try await DecodeExecutor.run(bytes: bytes.count) { try tenant.inspector.validate(bytes) }
         let codes = report.violations.map(\.code)
         metrics.recordViolations(codes, tenant: tenant.id)
         context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }

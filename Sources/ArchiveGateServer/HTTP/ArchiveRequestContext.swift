@@ -20,9 +20,5 @@ public struct ArchiveRequestContext: RequestContext {
     }
 
     /// Sorted keys: JSON key order is otherwise not stable on Linux.
-    public var responseEncoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    public var responseEncoder: JSONEncoder { JSONEncoder.sorted }
 }

@@ -7,6 +7,8 @@ public final class RequestTrace: Sendable {
         public var tenant: String?
         public var archiveBytes: Int?
         public var violationCodes: [String] = []
+        /// Danger catalogue codes found in the archive (`danger.predicate`, …).
+        public var findingCodes: [String] = []
         /// The problem code when the response is an error.
         public var problemCode: String?
     }

@@ -40,6 +40,14 @@ public struct ServerMetrics: Sendable {
         }
     }
 
+    /// `archivegate_danger_findings_total{code,tenant}`: danger catalogue findings, acknowledged or not.
+    func recordFindings(_ codes: [String], tenant: String) {
+        for code in codes {
+            Counter(label: "archivegate_danger_findings_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
+                .increment()
+        }
+    }
+
     /// `archivegate_fetches_total{outcome,tenant}`: `ok` or the failure code (`fetch.timeout`, …).
     func recordFetch(outcome: String, tenant: String) {
         Counter(label: "archivegate_fetches_total", dimensions: [("outcome", outcome), ("tenant", tenant)], factory: factory)

@@ -30,6 +30,7 @@ struct AccessLogMiddleware: RouterMiddleware {
         if let bytes = facts.archiveBytes { metadata["archive_bytes"] = .stringConvertible(bytes) }
         if let length = response.body.contentLength { metadata["bytes_out"] = .stringConvertible(length) }
         if !facts.violationCodes.isEmpty { metadata["violations"] = .string(facts.violationCodes.joined(separator: ",")) }
+        if !facts.findingCodes.isEmpty { metadata["findings"] = .string(facts.findingCodes.joined(separator: ",")) }
         if let code = facts.problemCode { metadata["problem"] = .string(code) }
         logger.info("request", metadata: metadata)
         return response

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateInflate
 import ArchiveGateStore
 import HTTPTypes
 import Hummingbird
@@ -11,27 +12,15 @@ import NIOCore
 /// the request id; the client learns nothing about internals).
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ArchiveRequestContext
-    /// Methods served by each path, so a known path with another method is a 405 with `Allow`
-    /// (Hummingbird's router answers 404 for both). A `*` segment matches any one segment.
-    let methodsByPath: [String: [HTTPRequest.Method]]
-
-    static func methods(forPath path: String, in table: [String: [HTTPRequest.Method]]) -> [HTTPRequest.Method]? {
-        if let methods = table[path] { return methods }
-        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
-        for (pattern, methods) in table where pattern.contains("*") {
-            let patternSegments = pattern.split(separator: "/", omittingEmptySubsequences: false)
-            guard patternSegments.count == segments.count else { continue }
-            if zip(patternSegments, segments).allSatisfy({ $0 == "*" ? !$1.isEmpty : $0 == $1 }) { return methods }
-        }
-        return nil
-    }
+    /// Methods served by each path, read from the router once every route is registered.
+    let routes: RouteMethodTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound && context.endpointPath == "NotFound" {
             var problem = ProblemError.notFound
-            if let methods = Self.methods(forPath: request.uri.path, in: methodsByPath) {
+            if let methods = routes.methods(forPath: request.uri.path) {
                 problem = ProblemError(.methodNotAllowed, code: "request.method_not_allowed", title: "Method Not Allowed",
                                        detail: "\(request.uri.path) supports \(methods.map(\.rawValue).joined(separator: ", ")).",
                                        headers: [.allow: methods.map(\.rawValue).joined(separator: ", ")])
@@ -41,8 +30,23 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch {
             let problem = Self.problemError(for: error, logger: context.logger)
             context.trace.update { $0.problemCode = problem.code }
-            return problem.response(requestId: context.requestId)
+            var response = problem.response(requestId: context.requestId)
+            if Self.closesConnection(problem.status, request: request) {
+                response.headers[.connection] = "close"
+            }
+            return response
         }
+    }
+
+    /// Statuses that refuse a request before (or while) its body is read. When the request
+    /// announced a body, the answer closes the connection (`EarlyCloseHandler`): reading the rest
+    /// of a body nobody will use could hold the connection until the body timeout.
+    static let earlyRefusals: Set<HTTPResponse.Status> = [.unauthorized, .contentTooLarge, .unsupportedMediaType]
+
+    static func closesConnection(_ status: HTTPResponse.Status, request: Request) -> Bool {
+        guard earlyRefusals.contains(status) else { return false }
+        if request.headers[.transferEncoding] != nil { return true }
+        return request.headers[.contentLength].flatMap { Int($0) }.map { $0 > 0 } ?? false
     }
 
     static func problemError(for error: any Error, logger: Logger) -> ProblemError {
@@ -51,6 +55,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return problem
         case let archiveError as ArchiveGateError:
             return archiveError.problemError
+        case let inflateError as InflateError:
+            return inflateError.problemError
         case let failure as StoreFailure:
             if failure.error.code != .invalidCursor {
                 logger.error("result store failed", metadata: ["error": "\(failure.error)"])

@@ -33,9 +33,7 @@ public struct ProblemError: Error, Sendable {
 
     /// Renders the problem as `application/problem+json` with sorted keys (stable on Linux).
     public func response(requestId: String) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let body = (try? encoder.encode(problem(requestId: requestId))) ?? Data("{}".utf8)
+        let body = (try? JSONEncoder.sorted.encode(problem(requestId: requestId))) ?? Data("{}".utf8)
         var fields = headers
         fields[.contentType] = "application/problem+json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))

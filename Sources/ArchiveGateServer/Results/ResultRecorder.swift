@@ -15,7 +15,8 @@ struct ResultRecorder: Sendable {
     let metrics: ServerMetrics
 
     /// 201 + `Location` for a new result, 200 + `Location` when the tenant already stored the same
-    /// bytes in the same mode (the earlier result, unchanged). Either way the body is the result
+    /// bytes in the same mode under the same policy (the earlier result, unchanged); after a policy
+    /// change the bytes are judged again and stored as a new result. Either way the body is the result
     /// document. An archive the policy rejects is stored with its report only; one that cannot be
     /// decoded at all is a 422 problem and nothing is stored.
     func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
@@ -28,7 +29,7 @@ struct ResultRecorder: Sendable {
         let new = NewResult(
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
             report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json,
-            quota: tenant.storageQuota)
+            policyDigest: tenant.policyDigest, quota: tenant.storageQuota)
         let outcome = try await measured("put") { try await store.put(new) }
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         var headers: HTTPFields = [.contentType: "application/json", .location: "/v1/archives/\(outcome.result.id)"]
@@ -64,14 +65,5 @@ struct StoreFailure: Error {
 
 extension Digest {
     /// Lower-case hex, as the store keeps SHA-256 digests.
-    var hexDigits: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(Self.byteCount * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0xF)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    var hexDigits: String { Hex.lowercase(self) }
 }

@@ -6,6 +6,10 @@ public struct APIKeyHash: Sendable, Hashable {
     /// The 32 digest bytes.
     let digest: [UInt8]
 
+    /// The demo tenant's key, published in README.md and scripts/serve: anyone can use it, so a
+    /// server reachable from elsewhere must not accept it (see `TenantRegistry+Exposure`).
+    public static let publishedDemoKey = APIKeyHash(key: "demo-key-change-me")
+
     /// Hashes a presented key.
     public init(key: String) {
         digest = Array(SHA256.hash(data: Array(key.utf8)))
@@ -27,16 +31,7 @@ public struct APIKeyHash: Sendable, Hashable {
     }
 
     /// Lowercase hex, as written in tenant files.
-    public var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out = [UInt8]()
-        out.reserveCapacity(64)
-        for byte in digest {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public var hex: String { Hex.lowercase(digest) }
 
     /// Compares every byte whatever the first difference, so response time says nothing about
     /// how much of a guessed hash matched.

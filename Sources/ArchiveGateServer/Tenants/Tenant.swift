@@ -20,6 +20,11 @@ public struct Tenant: Sendable, Identifiable {
     public let fetchAllowedHosts: [String]?
     /// What the tenant's unexpired stored results may occupy together; nil for no limit.
     public let storageQuota: StorageQuota?
+    /// Identifies the policy and limits verdicts are made under (`TenantFile.policyDigest`); part
+    /// of a stored result's idempotency key. "" for a tenant built in code.
+    public internal(set) var policyDigest: String = ""
+    /// Risky settings of the tenant file that it acknowledged explicitly; logged at start.
+    public internal(set) var acknowledgedRisks: [String] = []
 
     public init(id: String, keyHashes: [APIKeyHash], policy: Policy, maxBodyBytes: Int, maxArchiveBytes: Int,
                 requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil, storageQuota: StorageQuota? = nil) {

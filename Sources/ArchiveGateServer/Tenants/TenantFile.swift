@@ -1,12 +1,16 @@
 import ArchiveGateCore
 import ArchiveGateStore
+import Crypto
 import Foundation
 
 /// One `config/tenants/*.json` file, parsed strictly.
 struct TenantFile {
-    private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit", "fetchAllowedHosts", "maxStoredBytes", "maxStoredResults"]
+    private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit",
+                                              "fetchAllowedHosts", "acknowledgeAnyFetchHost", "maxStoredBytes", "maxStoredResults"]
     private let path: String
     private let object: [String: Any]
+    /// The same object with its JSON types kept (`true` is not `1`), for the typed fields.
+    private let typed: [String: ConfigurationJSON]
 
     init(path: String) throws(TenantFileError) {
         self.path = path
@@ -16,13 +20,16 @@ struct TenantFile {
         } catch {
             throw TenantFileError(path: path, "cannot read: \(error.localizedDescription)")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              case .object(let typed) = ConfigurationJSON.parse(data)
+        else {
             throw TenantFileError(path: path, "a tenant file is a JSON object")
         }
         for key in object.keys.sorted() where !Self.fields.contains(key) {
             throw TenantFileError(path: path, "unknown field '\(key)'; expected one of \(Self.fields.sorted().joined(separator: ", "))")
         }
         self.object = object
+        self.typed = typed
     }
 
     func tenant(defaults: TenantDefaults) throws(TenantFileError) -> Tenant {
@@ -43,29 +50,44 @@ struct TenantFile {
         }
         var requestsPerSecond = defaults.requestsPerSecond
         var burst = defaults.burst
-        if let rate = object["rateLimit"] {
-            guard let rate = rate as? [String: Any], Set(rate.keys).isSubset(of: ["requestsPerSecond", "burst"]) else {
+        if let rate = typed["rateLimit"] {
+            guard case .object(let rate) = rate, Set(rate.keys).isSubset(of: ["requestsPerSecond", "burst"]) else {
                 throw TenantFileError(path: path, "rateLimit is {\"requestsPerSecond\": number, \"burst\": integer}")
             }
-            if let value = rate["requestsPerSecond"] {
-                guard let number = value as? NSNumber, number.doubleValue > 0 else {
-                    throw TenantFileError(path: path, "rateLimit.requestsPerSecond is a positive number")
-                }
-                requestsPerSecond = number.doubleValue
+            switch rate["requestsPerSecond"] {
+            case nil: break
+            case .integer(let number)? where number > 0: requestsPerSecond = Double(number)
+            case .number(let number)? where number > 0 && number.isFinite: requestsPerSecond = number
+            default: throw TenantFileError(path: path, "rateLimit.requestsPerSecond is a positive number")
             }
-            if rate["burst"] != nil { burst = try positiveInteger(rate["burst"], "rateLimit.burst", burst) }
+            burst = try positiveInteger(rate["burst"], "rateLimit.burst", burst)
         }
-        return Tenant(id: id, keyHashes: hashes, policy: try policy(id: id),
-                      maxBodyBytes: try positiveInteger(object["maxBodyBytes"], "maxBodyBytes", defaults.maxBodyBytes),
-                      maxArchiveBytes: try positiveInteger(object["maxArchiveBytes"], "maxArchiveBytes", defaults.maxArchiveBytes),
-                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: try fetchAllowedHosts(),
+        let allowedHosts = try fetchAllowedHosts()
+        let (loadedPolicy, policyBytes) = try policy(id: id)
+        var tenant = Tenant(id: id, keyHashes: hashes, policy: loadedPolicy,
+                      maxBodyBytes: try size(typed["maxBodyBytes"], "maxBodyBytes", defaults.maxBodyBytes),
+                      maxArchiveBytes: try size(typed["maxArchiveBytes"], "maxArchiveBytes", defaults.maxArchiveBytes),
+                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: allowedHosts,
                       storageQuota: StorageQuota(
-                        maxBytes: Int64(try positiveInteger(object["maxStoredBytes"], "maxStoredBytes", defaults.maxStoredBytes)),
-                        maxResults: try positiveInteger(object["maxStoredResults"], "maxStoredResults", defaults.maxStoredResults)))
+                        maxBytes: Int64(try size(typed["maxStoredBytes"], "maxStoredBytes", defaults.maxStoredBytes)),
+                        maxResults: try positiveInteger(typed["maxStoredResults"], "maxStoredResults", defaults.maxStoredResults)))
+        tenant.policyDigest = Self.policyDigest(policyBytes, maxArchiveBytes: tenant.maxArchiveBytes)
+        if allowedHosts == nil, typed["fetchAllowedHosts"] != nil {
+            tenant.acknowledgedRisks.append("fetchAllowedHosts \"*\": /v1/fetch may reach any host (acknowledged by acknowledgeAnyFetchHost)")
+        }
+        return tenant
     }
 
     /// Optional list of host names (`*.example.com` for subdomains) the tenant may fetch from.
+    /// `["*"]` means any host (nil) and needs `"acknowledgeAnyFetchHost": true`: a bare `*` is
+    /// more often a mistake than a decision, and used to match no host at all.
     private func fetchAllowedHosts() throws(TenantFileError) -> [String]? {
+        var acknowledged = false
+        switch typed["acknowledgeAnyFetchHost"] {
+        case nil: break
+        case .boolean(let value)?: acknowledged = value
+        default: throw TenantFileError(path: path, "acknowledgeAnyFetchHost is true or false")
+        }
         guard let value = object["fetchAllowedHosts"] else { return nil }
         guard let list = value as? [Any] else {
             throw TenantFileError(path: path, "fetchAllowedHosts is an array of host names")
@@ -77,11 +99,24 @@ struct TenantFile {
             }
             hosts.append(host)
         }
+        if hosts.contains("*") {
+            guard acknowledged else {
+                throw TenantFileError(path: path, "fetchAllowedHosts \"*\" lets /v1/fetch reach any host; set \"acknowledgeAnyFetchHost\": true if that is intended, or list the hosts")
+            }
+            return nil
+        }
         return hosts
     }
 
-    /// A path (relative to this file's folder) to a policy document, or the document inline.
-    private func policy(id: String) throws(TenantFileError) -> Policy {
+    /// SHA-256 over the policy document and the archive cap the tenant puts on it: what a verdict
+    /// depends on besides the bytes and the mode. Stored results are keyed by it too.
+    static func policyDigest(_ policyBytes: [UInt8], maxArchiveBytes: Int) -> String {
+        SHA256.hash(data: policyBytes + Array("\nmaxArchiveBytes=\(maxArchiveBytes)".utf8)).hexDigits
+    }
+
+    /// A path (relative to this file's folder) to a policy document, or the document inline; with
+    /// the bytes it was loaded from (inline: re-serialized with sorted keys, so stable).
+    private func policy(id: String) throws(TenantFileError) -> (Policy, [UInt8]) {
         let bytes: [UInt8]
         switch object["policy"] {
         case let relative as String:
@@ -92,7 +127,7 @@ struct TenantFile {
             }
             bytes = Array(data)
         case let inline as [String: Any]:
-            guard let data = try? JSONSerialization.data(withJSONObject: inline) else {
+            guard let data = try? JSONSerialization.data(withJSONObject: inline, options: [.sortedKeys]) else {
                 throw TenantFileError(path: path, "policy is not serializable")
             }
             bytes = Array(data)
@@ -101,11 +136,17 @@ struct TenantFile {
         default:
             throw TenantFileError(path: path, "policy is a path string or a policy object")
         }
+        let policy: Policy
         do {
-            return try Policy.load(json: bytes, name: id)
+            policy = try Policy.load(json: bytes, name: id)
         } catch {
             throw TenantFileError(path: path, "policy: \(error)")
         }
+        // An over-broad allow-list on a gate tenant is refused at start (PolicyLint).
+        if let first = policy.lint.first {
+            throw TenantFileError(path: path, "tenant '\(id)': policy is over-broad (\(policy.lint.count) lint finding\(policy.lint.count == 1 ? "" : "s"), first: \(first)); narrow it or declare \"inspection\": true")
+        }
+        return (policy, bytes)
     }
 
     /// Ids appear in logs and metric labels, so they are kept to a safe alphabet.
@@ -117,11 +158,27 @@ struct TenantFile {
         }
     }
 
-    private func positiveInteger(_ value: Any?, _ name: String, _ fallback: Int) throws(TenantFileError) -> Int {
-        guard let value else { return fallback }
-        guard let number = value as? NSNumber, let integer = Int(exactly: number.doubleValue), integer > 0 else {
-            throw TenantFileError(path: path, "\(name) is a positive integer")
+    private func positiveInteger(_ value: ConfigurationJSON?, _ name: String, _ fallback: Int) throws(TenantFileError) -> Int {
+        switch value {
+        case nil: return fallback
+        case .integer(let integer)? where integer > 0: return integer
+        case .integer(let integer)?: throw TenantFileError(path: path, "\(name) is a positive integer, not \(integer)")
+        case let other?: throw TenantFileError(path: path, "\(name) is a positive integer, not \(other.typeName)")
         }
-        return integer
+    }
+
+    /// A byte count: a positive integer or a size string such as "16MiB" (`ByteSize`).
+    private func size(_ value: ConfigurationJSON?, _ name: String, _ fallback: Int) throws(TenantFileError) -> Int {
+        switch value {
+        case nil: return fallback
+        case .integer(let integer)? where integer > 0: return integer
+        case .string(let text)?:
+            guard let bytes = ByteSize.parse(text), bytes > 0 else {
+                throw TenantFileError(path: path, "\(name): \"\(text)\" is not \(ByteSize.accepted)")
+            }
+            return bytes
+        case .integer(let integer)?: throw TenantFileError(path: path, "\(name) is a positive byte count, not \(integer)")
+        case let other?: throw TenantFileError(path: path, "\(name) is a positive byte count or a size such as \"16MiB\", not \(other.typeName)")
+        }
     }
 }

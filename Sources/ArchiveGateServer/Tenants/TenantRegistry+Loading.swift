@@ -9,15 +9,28 @@ extension TenantRegistry {
     ///   "maxBodyBytes"?, "maxArchiveBytes"?, "rateLimit"?: {"requestsPerSecond", "burst"}, "description"?}`.
     /// Unknown fields are errors, as in policies: a typo must not silently loosen a limit.
     public static func load(directory: String?, defaults: TenantDefaults) throws(TenantFileError) -> TenantRegistry {
-        guard let directory else { return TenantRegistry(tenants: []) }
+        try load(directories: directory.map { [$0] } ?? [], defaults: defaults)
+    }
+
+    /// Loads the tenant files of every folder in turn (`tenants.directory`, then the
+    /// `--extra-tenants` folders); ids and key hashes must be unique across all of them.
+    public static func load(directories: [String], defaults: TenantDefaults) throws(TenantFileError) -> TenantRegistry {
+        var tenants: [Tenant] = []
+        var seenKeys: Set<APIKeyHash> = []
+        for directory in directories {
+            try load(directory: directory, defaults: defaults, into: &tenants, seenKeys: &seenKeys)
+        }
+        return TenantRegistry(tenants: tenants)
+    }
+
+    private static func load(directory: String, defaults: TenantDefaults, into tenants: inout [Tenant],
+                             seenKeys: inout Set<APIKeyHash>) throws(TenantFileError) {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            return TenantRegistry(tenants: [])
+            return
         }
-        var tenants: [Tenant] = []
-        var seenKeys: Set<APIKeyHash> = []
         for name in names.sorted() where name.hasSuffix(".json") {
             let path = (directory as NSString).appendingPathComponent(name)
             let tenant = try TenantFile(path: path).tenant(defaults: defaults)
@@ -29,6 +42,5 @@ extension TenantRegistry {
             }
             tenants.append(tenant)
         }
-        return TenantRegistry(tenants: tenants)
     }
 }

@@ -13,6 +13,10 @@ public struct NewResult: Hashable, Sendable {
     public var source: ResultSource
     /// How the converted JSON is shaped.
     public var mode: OutputMode
+    /// Identifies the policy (and limits) the report was made under; part of the idempotency key
+    /// with tenant, sha256 and mode, so the same bytes after a policy change are judged again
+    /// instead of returning the old verdict. Opaque to the store; "" when the caller has none.
+    public var policyDigest: String
     /// The validation report as JSON, stored and returned byte for byte.
     public var report: [UInt8]
     /// The converted JSON, stored and returned byte for byte; nil when the policy rejected the archive.
@@ -22,8 +26,9 @@ public struct NewResult: Hashable, Sendable {
 
     public init(
         tenant: String, sha256: String, size: Int, source: ResultSource, mode: OutputMode,
-        report: [UInt8], convertedJSON: [UInt8]?, quota: StorageQuota? = nil
+        report: [UInt8], convertedJSON: [UInt8]?, policyDigest: String = "", quota: StorageQuota? = nil
     ) {
+        self.policyDigest = policyDigest
         self.tenant = tenant
         self.sha256 = sha256
         self.size = size

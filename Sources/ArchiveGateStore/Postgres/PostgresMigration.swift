@@ -46,5 +46,12 @@ extension PostgresMigration {
             "ALTER TABLE results ALTER COLUMN report SET STORAGE EXTERNAL",
             "ALTER TABLE results ALTER COLUMN converted_json SET STORAGE EXTERNAL",
         ]),
+        // Issue 15 (as SQLite's version 2): a re-upload after the tenant's policy changed must be
+        // judged again, so the policy's digest joins the idempotency key. Rows from version 1 get ''.
+        PostgresMigration(version: 2, name: "policy digest in the idempotency key", statements: [
+            "ALTER TABLE results ADD COLUMN policy_digest TEXT NOT NULL DEFAULT ''",
+            "DROP INDEX results_by_tenant_digest",
+            "CREATE UNIQUE INDEX results_by_tenant_digest_policy ON results (tenant, sha256, mode, policy_digest)",
+        ]),
     ]
 }

@@ -12,15 +12,15 @@ extension PostgresResultStore {
     static let fullColumns = reportColumns + ", converted_json"
 
     /// The INSERT of a new row; it returns the id only when this call created the row.
-    static func insert(_ result: StoredResult) -> PostgresQuery {
+    static func insert(_ result: StoredResult, policyDigest: String) -> PostgresQuery {
         let json = result.convertedJSON.map { ByteBuffer(bytes: $0) }
         let storedBytes = Int64(result.report.count + (result.convertedJSON?.count ?? 0))
         return """
-            INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, stored_bytes, report, converted_json)
+            INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, policy_digest, has_json, stored_bytes, report, converted_json)
             VALUES (\(result.id), \(result.tenant), \(Timestamp.milliseconds(result.createdAt)), \(Timestamp.milliseconds(result.expiresAt)),
                     \(result.sha256), \(Int64(result.size)), \(result.source.description), \(result.mode.rawValue), \(result.etag),
-                    \(result.convertedJSON != nil), \(storedBytes), \(ByteBuffer(bytes: result.report)), \(json))
-            ON CONFLICT (tenant, sha256, mode) DO NOTHING
+                    \(policyDigest), \(result.convertedJSON != nil), \(storedBytes), \(ByteBuffer(bytes: result.report)), \(json))
+            ON CONFLICT (tenant, sha256, mode, policy_digest) DO NOTHING
             RETURNING id
             """
     }

@@ -7,9 +7,9 @@ import Synchronization
 ///
 /// Semantics are the SQLite store's (the same conformance tests run against both): a put returns
 /// after COMMIT, so with the server's default `synchronous_commit = on` the result is in the WAL on
-/// disk; idempotent re-upload is decided by the unique index on (tenant, sha256, mode) through
-/// `INSERT … ON CONFLICT DO NOTHING`, so two replicas inserting the same key at the same moment
-/// end with one row; migrations and purges take advisory locks so only one replica runs them.
+/// disk; idempotent re-upload is decided by the unique index on (tenant, sha256, mode, policy
+/// digest) through `INSERT … ON CONFLICT DO NOTHING`, so two replicas inserting the same key at
+/// the same moment end with one row; migrations and purges take advisory locks so only one replica runs them.
 ///
 /// The connection pool reconnects by itself; while the server cannot be reached every call fails
 /// within ``Configuration/operationTimeout`` with ``ResultStoreError/Code/unavailable``.
@@ -117,7 +117,8 @@ public final class PostgresResultStore: ResultStore {
                         // An expired twin is already invisible; removing it frees the unique key.
                         try await connection.run("""
                             DELETE FROM results
-                            WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue) AND expires_at <= \(createdAt)
+                            WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
+                              AND policy_digest = \(new.policyDigest) AND expires_at <= \(createdAt)
                             """, logger: logger)
                         if let quota = new.quota {
                             if let existing = try await Self.checkQuota(quota, for: new, at: createdAt, on: connection, logger: logger) {
@@ -125,12 +126,14 @@ public final class PostgresResultStore: ResultStore {
                             }
                         }
                         let stored = new.stored(createdAt: createdAt, retention: retention)
-                        let inserted = try await connection.run(Self.insert(stored), logger: logger)
+                        let inserted = try await connection.run(
+                            Self.insert(stored, policyDigest: new.policyDigest), logger: logger)
                         if !inserted.isEmpty { return PutOutcome(result: stored, created: true) }
                         // The key exists (committed: ON CONFLICT waited for its transaction to end).
                         let existing = try await connection.run("""
                             SELECT \(unescaped: Self.fullColumns) FROM results
                             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
+                              AND policy_digest = \(new.policyDigest)
                             """, logger: logger)
                         return try existing.first.map { PutOutcome(result: try Self.decodeResult($0), created: false) }
                     }

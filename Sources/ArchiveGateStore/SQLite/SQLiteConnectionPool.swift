@@ -41,6 +41,9 @@ actor SQLiteConnectionPool {
         }
     }
 
+    /// Whether ``close()`` has begun: from then on every lease is refused.
+    var refusesLeases: Bool { isClosed }
+
     /// Refuses new leases, fails queued ones, waits for leased connections, then closes them all.
     func close() async {
         guard !isClosed else { return }

@@ -36,7 +36,15 @@ extension SQLiteMigration {
             // The purge's range scan.
             "CREATE INDEX results_by_expiry ON results (expires_at)",
         ]),
-        SQLiteMigration(version: 2, name: "size and presence as columns", statements: [
+        // Issue 15: a re-upload after the tenant's policy changed must be judged again, so the
+        // policy's digest joins the idempotency key. Rows from version 1 get '' (no digest), which
+        // no current policy has: the first re-upload under any policy makes a fresh result.
+        SQLiteMigration(version: 2, name: "policy digest in the idempotency key", statements: [
+            "ALTER TABLE results ADD COLUMN policy_digest TEXT NOT NULL DEFAULT ''",
+            "DROP INDEX results_by_tenant_digest",
+            "CREATE UNIQUE INDEX results_by_tenant_digest_policy ON results (tenant, sha256, mode, policy_digest)",
+        ]),
+        SQLiteMigration(version: 3, name: "size and presence as columns", statements: [
             // Listing, metadata, ETag revalidation and quota checks read these instead of the documents
             // (issue 15: a 262 MB stored JSON made a one-item listing read 256 MB).
             "ALTER TABLE results ADD COLUMN has_json INTEGER NOT NULL DEFAULT 0 CHECK (has_json IN (0, 1))",

@@ -12,17 +12,18 @@ enum Columns {
 
 extension SQLiteResultStore {
     static let insertStatement = """
-        INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, has_json, stored_bytes)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+        INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, policy_digest, has_json, stored_bytes)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
         """
 
-    static func insertBinds(_ result: StoredResult) -> [SQLiteData] {
+    static func insertBinds(_ result: StoredResult, policyDigest: String) -> [SQLiteData] {
         [
             .text(result.id), .text(result.tenant),
             .integer(Int(Timestamp.milliseconds(result.createdAt))), .integer(Int(Timestamp.milliseconds(result.expiresAt))),
             .text(result.sha256), .integer(result.size), .text(result.source.description), .text(result.mode.rawValue),
             .text(result.etag), .blob(ByteBuffer(bytes: result.report)),
             result.convertedJSON.map { .blob(ByteBuffer(bytes: $0)) } ?? .null,
+            .text(policyDigest),
             .integer(result.convertedJSON == nil ? 0 : 1), .integer(result.report.count + (result.convertedJSON?.count ?? 0)),
         ]
     }

@@ -86,13 +86,13 @@ public final class SQLiteResultStore: ResultStore {
             try await pool.withConnection(.writer) { [now, logger] db in
                 try await db.transaction(logger: logger) {
                     let createdAt = Timestamp.milliseconds(now())
-                    let key: [SQLiteData] = [.text(new.tenant), .text(new.sha256), .text(new.mode.rawValue)]
+                    let key: [SQLiteData] = [.text(new.tenant), .text(new.sha256), .text(new.mode.rawValue), .text(new.policyDigest)]
                     // An expired twin is already invisible; removing it frees the unique key.
                     try await db.run(
-                        "DELETE FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND expires_at <= ?4",
+                        "DELETE FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND policy_digest = ?4 AND expires_at <= ?5",
                         key + [.integer(Int(createdAt))])
                     if let row = try await db.run(
-                        "SELECT \(Columns.full) FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3", key
+                        "SELECT \(Columns.full) FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND policy_digest = ?4", key
                     ).first {
                         return PutOutcome(result: try Self.decodeResult(row), created: false)
                     }
@@ -107,7 +107,7 @@ public final class SQLiteResultStore: ResultStore {
                             usedBytes: Int64(usage?.column("bytes")?.integer ?? 0), adding: new.storedBytes)
                     }
                     let stored = new.stored(createdAt: createdAt, retention: retention)
-                    try await db.run(Self.insertStatement, Self.insertBinds(stored))
+                    try await db.run(Self.insertStatement, Self.insertBinds(stored, policyDigest: new.policyDigest))
                     return PutOutcome(result: stored, created: true)
                 }
             }

@@ -90,9 +90,11 @@ import Testing
         }
     }
 
+    /// The regression inputs; the folder is part of the repository, so its absence is an error.
     static func inputFiles() throws -> [String] {
-        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+        guard !files.isEmpty else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: folder.path]) }
+        return files
     }
 
     static func outcome(_ body: () throws(ArchiveGateError) -> Void) -> String {

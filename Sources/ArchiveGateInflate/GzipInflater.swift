@@ -4,27 +4,29 @@ import NIOCore
 /// Inflates a gzip stream chunk by chunk under an output cap, so a bomb (1 GiB of zeros in 1 MiB)
 /// costs at most `limit` + one 64 KiB window of memory before it is refused.
 ///
-/// Errors: output past `limit` → `request.inflated_too_large` (413); a corrupt, truncated or
-/// trailing-garbage stream → `request.invalid_gzip` (400).
-struct GzipInflater {
+/// Errors (`InflateError`): output past `limit` → `inflatedTooLarge`; a corrupt, truncated or
+/// trailing-garbage stream → `invalidGzip`. Its own module, with no server dependency, so the
+/// fuzz target (Fuzz/FuzzGzipArchive) runs this very code under the sanitizers.
+public struct GzipInflater {
     private static let windowSize = 64 * 1024
     private let decompressor: ZlibDecompressor
     private let limit: Int
     private var window: ByteBuffer
     private var output: [UInt8] = []
 
-    init(limit: Int) throws(ProblemError) {
+    /// A fresh inflater whose output may not exceed `limit` bytes.
+    public init(limit: Int) throws(InflateError) {
         do {
             decompressor = try ZlibDecompressor(algorithm: .gzip)
         } catch {
-            throw .internalError
+            throw InflateError(.unavailable, "zlib could not be initialized: \(error)")
         }
         self.limit = limit
         window = ByteBufferAllocator().buffer(capacity: Self.windowSize)
     }
 
     /// Inflates one chunk of the request body.
-    mutating func feed(_ chunk: ByteBuffer) throws(ProblemError) {
+    public mutating func feed(_ chunk: ByteBuffer) throws(InflateError) {
         var input = chunk
         guard input.readableBytes > 0 else { return }
         while true {
@@ -34,7 +36,7 @@ struct GzipInflater {
                 try drainWindow()
                 // A normal return with input left means zlib hit the end of the stream.
                 if input.readableBytes > 0 {
-                    throw ProblemError.invalidGzip("data follows the end of the gzip stream")
+                    throw InflateError(.invalidGzip, "data follows the end of the gzip stream")
                 }
                 return
             } catch let error as CompressNIOError where error == .bufferOverflow {
@@ -42,10 +44,10 @@ struct GzipInflater {
             } catch let error as CompressNIOError where error == .inputBufferOverflow {
                 try drainWindow()
                 return
-            } catch let error as ProblemError {
+            } catch let error as InflateError {
                 throw error
             } catch {
-                throw .invalidGzip("corrupt deflate data")
+                throw InflateError(.invalidGzip, "corrupt deflate data")
             }
         }
     }
@@ -55,23 +57,25 @@ struct GzipInflater {
     /// zlib's API does not say "ended" when the end falls exactly on a chunk boundary, so probe:
     /// after the end, inflate consumes nothing and succeeds; before it, the probe byte is eaten
     /// as (bad or partial) data.
-    mutating func finish() throws(ProblemError) -> [UInt8] {
+    public mutating func finish() throws(InflateError) -> [UInt8] {
         var probe = ByteBuffer(bytes: [0])
         window.clear()
         do {
             try decompressor.inflate(from: &probe, to: &window)
         } catch {
-            throw .invalidGzip("the gzip stream is truncated")
+            throw InflateError(.invalidGzip, "the gzip stream is truncated")
         }
         guard probe.readableBytes == 1, window.readableBytes == 0 else {
-            throw .invalidGzip("the gzip stream is truncated")
+            throw InflateError(.invalidGzip, "the gzip stream is truncated")
         }
         return output
     }
 
-    private mutating func drainWindow() throws(ProblemError) {
+    private mutating func drainWindow() throws(InflateError) {
         guard window.readableBytes > 0 else { return }
-        guard output.count + window.readableBytes <= limit else { throw .inflatedTooLarge(limit: limit) }
+        guard output.count + window.readableBytes <= limit else {
+            throw InflateError(.inflatedTooLarge, limit: limit, "the gzip body inflates past \(limit) bytes")
+        }
         output.append(contentsOf: window.readableBytesView)
     }
 }

@@ -1,1 +1,0 @@
-../../Sources/ArchiveGateServer/Body/GzipInflater.swift

@@ -1,0 +1,208 @@
+/// Everything ArchiveGate knows about each Foundation class it admits, in one table: the
+/// `$classname`s of the family, the fields Foundation's own `initWithCoder:` decodes (plist kind,
+/// length, whether required, which classes a referenced field accepts) and how the object appears in
+/// the plain JSON. The policy walk (children and their expected classes), the shape check (kinds,
+/// lengths, required fields), the plain renderer (JSON form and members) and the `foundation`
+/// policy group all read it.
+///
+/// Adding a class: a `FoundationShape` case, its `ordinal`, and one `definition` entry here (plus a
+/// renderer for a new `JSONForm`, if none of the existing ones fits).
+extension FoundationShape {
+    /// How an object of the shape is written in the plain JSON.
+    enum JSONForm {
+        /// Its text (`NS.string` or UTF-8 `NS.bytes`).
+        case string
+        /// Its bytes in base64.
+        case base64
+        /// An ISO 8601 timestamp.
+        case date
+        case null
+        /// The canonical UUID text.
+        case uuid
+        /// The absolute URL string, resolved as NSURL does.
+        case url
+        /// The string the named field references (NSLocale's identifier, NSTimeZone's name).
+        case referencedString(StaticString)
+        /// `{"x","y"}`, `{"location","length"}` …: NSValue's geometry and range forms.
+        case value
+        /// The exact decimal text.
+        case decimal
+        /// `[{"location","length"}]`.
+        case ranges
+        /// A JSON array of the elements.
+        case array
+        /// An object for string keys, else `[{"key","value"}]`.
+        case dictionary
+        /// An object whose members are the fields with a `json` member, in table order.
+        case members
+    }
+
+    /// What a field must hold (checked by `KeyedArchive+ShapeCheck`).
+    enum FieldKind {
+        /// A UID of a string object (inline string or NSString instance), not `$null`.
+        case stringReference
+        /// Inline data in the object's own dictionary (Foundation reads it as a property-list value).
+        case inlineData
+        /// Data inline or by reference; `bytes` is the exact length when Foundation checks one.
+        case data(bytes: Int?)
+        /// An integer, inline or a UID of an inline integer.
+        case integer
+        /// A finite integer or real, inline or a UID of one.
+        case finiteNumber
+        /// A UID (the class found there is checked by the walk against `accepts`).
+        case reference
+        /// A UID of data (an inline data entry or an NSData instance) or `$null`, not inline data.
+        case dataReference
+    }
+
+    /// A member of the `.members` JSON form.
+    enum JSONMember {
+        /// The referenced object, rendered as usual; `null` when absent.
+        case reference(StaticString)
+        /// The inline scalar; `null` when absent.
+        case scalar(StaticString)
+        /// NSAttributedString's run table, decoded from the data; omitted when absent.
+        case runs(StaticString)
+    }
+
+    struct Field {
+        let key: StaticString
+        /// Nil when the class's own rule in the shape check covers the field.
+        let kind: FieldKind?
+        let required: Bool
+        /// For a field that may be a reference: the exact `$classname`s Foundation accepts there
+        /// (the walk follows it as a child and checks its class); nil for plain values.
+        let accepts: Set<String>?
+        let json: JSONMember?
+
+        init(_ key: StaticString, _ kind: FieldKind?, required: Bool = false, accepts: Set<String>? = nil, json: JSONMember? = nil) {
+            self.key = key
+            self.kind = kind
+            self.required = required
+            self.accepts = accepts
+            self.json = json
+        }
+    }
+
+    struct Definition {
+        /// The `$classname`s read with this shape (the class and its mutable subclass).
+        let classNames: [String]
+        let fields: [Field]
+        let json: JSONForm
+    }
+
+    private static let strings: Set<String> = ["NSString", "NSMutableString"]
+    private static let datas: Set<String> = ["NSData", "NSMutableData"]
+    private static let numbers: Set<String> = ["NSNumber"]
+
+    /// The table.
+    var definition: Definition {
+        switch self {
+        case .string:
+            Definition(classNames: ["NSString", "NSMutableString"], fields: [
+                Field("NS.string", nil, accepts: Self.strings),
+                Field("NS.bytes", nil, accepts: Self.datas),
+            ], json: .string)
+        case .data:
+            Definition(classNames: ["NSData", "NSMutableData"], fields: [
+                Field("NS.data", .inlineData, required: true, accepts: Self.datas),
+            ], json: .base64)
+        case .date:
+            Definition(classNames: ["NSDate"], fields: [
+                Field("NS.time", .finiteNumber, required: true, accepts: Self.numbers),
+            ], json: .date)
+        case .array:
+            Definition(classNames: ["NSArray", "NSMutableArray"], fields: [], json: .array)
+        case .set:
+            Definition(classNames: ["NSSet", "NSMutableSet"], fields: [], json: .array)
+        case .orderedSet:
+            Definition(classNames: ["NSOrderedSet", "NSMutableOrderedSet"], fields: [], json: .array)
+        case .dictionary:
+            Definition(classNames: ["NSDictionary", "NSMutableDictionary"], fields: [], json: .dictionary)
+        case .null:
+            Definition(classNames: ["NSNull"], fields: [], json: .null)
+        case .url:
+            Definition(classNames: ["NSURL"], fields: [
+                Field("NS.base", .reference, required: true, accepts: ["NSURL"]),
+                Field("NS.relative", .stringReference, required: true, accepts: Self.strings),
+            ], json: .url)
+        case .uuid:
+            Definition(classNames: ["NSUUID"], fields: [
+                Field("NS.uuidbytes", .data(bytes: 16), required: true, accepts: Self.datas),
+            ], json: .uuid)
+        case .value:
+            Definition(classNames: ["NSValue"], fields: [
+                Field("NS.pointval", nil, accepts: Self.strings),
+                Field("NS.sizeval", nil, accepts: Self.strings),
+                Field("NS.rectval", nil, accepts: Self.strings),
+                Field("NS.rangeval.location", nil, accepts: Self.numbers),
+                Field("NS.rangeval.length", nil, accepts: Self.numbers),
+            ], json: .value)
+        case .attributedString:
+            Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
+                Field("NSString", .stringReference, required: true, accepts: Self.strings, json: .reference("string")),
+                // Foundation leaves NSAttributes out when the string has no attributes.
+                Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
+                      json: .reference("attributes")),
+                Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas, json: .runs("runs")),
+            ], json: .members)
+        case .decimalNumber:
+            Definition(classNames: ["NSDecimalNumber"], fields: [
+                Field("NS.mantissa", nil, accepts: Self.datas),
+            ], json: .decimal)
+        case .indexSet:
+            Definition(classNames: ["NSIndexSet", "NSMutableIndexSet"], fields: [
+                Field("NSRangeData", .dataReference, accepts: Self.datas),
+            ], json: .ranges)
+        case .error:
+            Definition(classNames: ["NSError"], fields: [
+                Field("NSDomain", .stringReference, required: true, accepts: Self.strings, json: .reference("domain")),
+                Field("NSCode", .integer, required: true, json: .scalar("code")),
+                Field("NSUserInfo", .reference, accepts: ["NSDictionary", "NSMutableDictionary"], json: .reference("userInfo")),
+            ], json: .members)
+        case .locale:
+            Definition(classNames: ["NSLocale"], fields: [
+                Field("NS.identifier", .stringReference, required: true, accepts: Self.strings),
+            ], json: .referencedString("NS.identifier"))
+        case .timeZone:
+            Definition(classNames: ["NSTimeZone"], fields: [
+                Field("NS.name", .stringReference, required: true, accepts: Self.strings),
+                Field("NS.data", .dataReference, required: true, accepts: Self.datas),
+            ], json: .referencedString("NS.name"))
+        }
+    }
+
+    /// Foundation classes that are only ever written inline (a plist scalar in `$objects`): an
+    /// instance dictionary of one is nothing Foundation decodes.
+    static let inlineOnlyClassNames: Set<String> = ["NSNumber"]
+
+    /// `definition` of every shape, by `ordinal`, built once.
+    static let definitionsByOrdinal: [Definition] = byOrdinal.map(\.definition)
+
+    /// A field Foundation may hold by reference: followed by the walk, its class checked.
+    struct ReferenceField {
+        let key: StaticString
+        /// The exact `$classname`s Foundation accepts there (the walk turns them into a class set).
+        let accepts: Set<String>
+        /// The member name in the plain JSON; nil when it renders inside the parent's value.
+        let jsonName: StaticString?
+    }
+
+    /// The referenced fields of every shape, by `ordinal`: the table's fields with `accepts`.
+    static let referenceFieldsByOrdinal: [[ReferenceField]] = definitionsByOrdinal.map { definition in
+        definition.fields.compactMap { field in
+            field.accepts.map { accepts in
+                let name: StaticString? = if case .reference(let name) = field.json { name } else { nil }
+                return ReferenceField(key: field.key, accepts: accepts, jsonName: name)
+            }
+        }
+    }
+
+    var referenceFields: [ReferenceField] { Self.referenceFieldsByOrdinal[ordinal] }
+
+    /// The table's fields, for the shape check.
+    var fields: [Field] { Self.definitionsByOrdinal[ordinal].fields }
+
+    /// The table's JSON form.
+    var jsonForm: JSONForm { Self.definitionsByOrdinal[ordinal].json }
+}

@@ -1,0 +1,135 @@
+/// The compact encodings inside some Foundation classes — NSValue geometry strings, NSDecimalNumber
+/// mantissas, NSIndexSet run tables — decoded once here, so that the shape check and the renderers
+/// agree on what is readable. All bounded by the bytes present; none recurse.
+extension KeyedArchive {
+    /// What an NSValue holds, in the forms ArchiveGate renders.
+    public struct ValueContents: Sendable {
+        /// The JSON member names (`x`, `y`, `width`, …).
+        public let names: [StaticString]
+        /// Doubles for geometry; empty for ranges (see `range`).
+        public let values: [Double]
+        /// NSRange's location and length, exact.
+        public let range: (location: Int64, length: Int64)?
+    }
+
+    /// NSValue's geometry and range forms (`NS.special` 1, 2, 3, 4, 12); nil for anything else.
+    public func valueContents(_ uid: Int) -> ValueContents? {
+        guard let specialIndex = scalarField(uid, "NS.special"), let special = plist.int64(at: specialIndex) else { return nil }
+        func numbers(_ key: StaticString, count: Int) -> [Double]? {
+            // Foundation decodes the geometry string as an object: a reference, never inline.
+            guard let text = field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:)) else { return nil }
+            let values = Self.numbersIn(text)
+            return values.count == count ? values : nil
+        }
+        switch special {
+        case 1:
+            return numbers("NS.pointval", count: 2).map { ValueContents(names: ["x", "y"], values: $0, range: nil) }
+        case 2:
+            return numbers("NS.sizeval", count: 2).map { ValueContents(names: ["width", "height"], values: $0, range: nil) }
+        case 3:
+            return numbers("NS.rectval", count: 4).map { ValueContents(names: ["x", "y", "width", "height"], values: $0, range: nil) }
+        case 4:
+            guard let location = scalarField(uid, "NS.rangeval.location").flatMap(plist.int64(at:)),
+                  let length = scalarField(uid, "NS.rangeval.length").flatMap(plist.int64(at:)) else { return nil }
+            return ValueContents(names: ["location", "length"], values: [], range: (location, length))
+        case 12:
+            var insets = [Double]()
+            for key: StaticString in ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"] {
+                guard let index = scalarField(uid, key), plist[index].kind == .real || plist[index].kind == .integer,
+                      let value = plist.double(at: index) else { return nil }
+                insets.append(value)
+            }
+            return ValueContents(names: ["top", "left", "bottom", "right"], values: insets, range: nil)
+        default:
+            return nil
+        }
+    }
+
+    /// The numbers in an NSStringFromPoint-style string such as `{{1, 2}, {3.5, 4}}`.
+    static func numbersIn(_ text: String) -> [Double] {
+        var values = [Double]()
+        var current = ""
+        for character in text {
+            if character.isNumber || character == "." || character == "-" || character == "+" || character == "e" || character == "E" {
+                current.append(character)
+            } else if !current.isEmpty {
+                if let value = Double(current) { values.append(value) }
+                current = ""
+            }
+            if values.count > 8 { break }
+        }
+        if !current.isEmpty, let value = Double(current) { values.append(value) }
+        return values
+    }
+
+    /// An NSDecimalNumber as its exact decimal text (`"-123.45"`, `"NaN"`), or nil when unreadable.
+    public func decimalString(_ uid: Int) -> String? {
+        guard let exponent = scalarField(uid, "NS.exponent").flatMap(plist.int64(at:)),
+              let length = scalarField(uid, "NS.length").flatMap(plist.int64(at:)),
+              let mantissaIndex = scalarField(uid, "NS.mantissa"), let mantissa = plist.data(at: mantissaIndex),
+              (0 ... 8).contains(length), mantissa.count == 16, (-128 ... 127).contains(exponent) else { return nil }
+        let negative = scalarField(uid, "NS.negative").map { plist.boolValue(at: $0) } ?? false
+        if length == 0 { return negative ? "NaN" : "0" }
+        var value: UInt128 = 0
+        for word in (0 ..< Int(length)).reversed() {
+            let low = UInt128(mantissa[mantissa.startIndex + 2 * word])
+            let high = UInt128(mantissa[mantissa.startIndex + 2 * word + 1])
+            value = value << 16 | high << 8 | low
+        }
+        var digits = String(value)
+        if exponent > 0 {
+            digits += String(repeating: "0", count: Int(exponent))
+        } else if exponent < 0 {
+            let shift = Int(-exponent)
+            if digits.count <= shift { digits = String(repeating: "0", count: shift - digits.count + 1) + digits }
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -shift))
+        }
+        return (negative ? "-" : "") + digits
+    }
+
+    /// NSIndexSet's ranges: one inline (`NSLocation`/`NSLength`) or varint pairs in `NSRangeData`.
+    public func indexRanges(_ uid: Int) -> [(location: UInt64, length: UInt64)]? {
+        guard let count = scalarField(uid, "NSRangeCount").flatMap(plist.int64(at:)), count >= 0 else { return nil }
+        if count == 0 { return [] }
+        if count == 1,
+           let location = scalarField(uid, "NSLocation").flatMap(plist.int64(at:)),
+           let length = scalarField(uid, "NSLength").flatMap(plist.int64(at:)), location >= 0, length >= 0 {
+            return [(UInt64(location), UInt64(length))]
+        }
+        guard let dataIndex = dataIndex(field(uid, "NSRangeData")), let data = plist.data(at: dataIndex) else { return nil }
+        var reader = VarintReader(data)
+        var ranges = [(location: UInt64, length: UInt64)]()
+        while ranges.count < count, let location = reader.next(), let length = reader.next() {
+            ranges.append((location, length))
+        }
+        // Foundation refuses a table with bytes left over, as one with too few.
+        return ranges.count == count && reader.isAtEnd ? ranges : nil
+    }
+}
+
+/// Little-endian base-128 varints, as NSIndexSet and NSAttributedString pack their runs.
+struct VarintReader {
+    private let data: ArraySlice<UInt8>
+    private var position: Int
+
+    init(_ data: ArraySlice<UInt8>) {
+        self.data = data
+        self.position = data.startIndex
+    }
+
+    /// Whether every byte has been read.
+    var isAtEnd: Bool { position == data.endIndex }
+
+    mutating func next() -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while position < data.endIndex, shift < 64 {
+            let byte = data[position]
+            position += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
+        return nil
+    }
+}

@@ -1,0 +1,326 @@
+import Foundation
+
+/// Whether a Foundation object's fields match what its class's `initWithCoder:` decodes. The policy
+/// walk runs this on every object of a Foundation class it reaches, so that `valid` means
+/// Foundation decodes the archive to the graph the plain JSON shows.
+extension KeyedArchive {
+    /// The most problems reported for one object: a collection of a million `$null`s is one
+    /// finding, not a million (the object is refused or nulled as a whole either way).
+    static let maxProblemsPerObject = 16
+
+    /// Every way object `uid` (of Foundation shape `shape`, by its class name) differs from its
+    /// class's encoding; empty when it matches. With `referencesCheckedByWalk` (the object is read
+    /// with its shape, so the walk follows its reference fields and checks their classes), a
+    /// reference to a class the field does not accept is left to that check.
+    public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
+        var problems = [ShapeProblem]()
+        let className = archiveClass(of: uid)?.name ?? "object"
+        for field in shape.fields {
+            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className,
+                                                          referencesCheckedByWalk: referencesCheckedByWalk) {
+                problems.append(problem)
+            }
+        }
+        switch shape {
+        case .string:
+            if let problem = checkString(uid, className: className) { problems.append(problem) }
+        case .array, .set, .orderedSet:
+            checkCollection(uid, className: className, distinct: shape != .array, into: &problems)
+        case .dictionary:
+            checkDictionary(uid, className: className, into: &problems)
+        case .timeZone:
+            if let name = referencedString(uid, "NS.name"), TimeZone(identifier: name) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
+            }
+        case .value:
+            // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
+            // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
+            if field(uid, "NS.special") == nil {
+                if field(uid, "$0").flatMap(referencedUID).flatMap(stringValue(ofObject:)) == nil || field(uid, "$1") == nil {
+                    problems.append(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
+                }
+            } else if valueContents(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
+            }
+        case .decimalNumber:
+            if decimalString(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NS.exponent, NS.length and NS.mantissa"))
+            }
+        case .indexSet:
+            if indexRanges(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NSRangeCount and ranges"))
+            }
+        case .attributedString:
+            if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
+            if let problem = checkRuns(uid, className: className) { problems.append(problem) }
+        case .error:
+            if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
+        case .url:
+            if referencedString(uid, "NS.relative") != nil, let relatives = urlRelatives(uid, limit: objectCount),
+               Self.absoluteURLString(relatives: relatives) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
+            }
+        case .data, .date, .null, .uuid, .locale:
+            break
+        }
+        return problems
+    }
+
+    private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String,
+                       referencesCheckedByWalk: Bool) -> ShapeProblem? {
+        let key = spec.key.description
+        guard let value = field(uid, spec.key) else {
+            return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
+        }
+        // A reference to a class Foundation does not accept here is the walk's class check
+        // (`policy.class_mismatch`), reported once, there.
+        if referencesCheckedByWalk, let target = referencedUID(value), target != 0, let accepts = spec.accepts,
+           let found = archiveClass(of: target), !accepts.contains(found.name) {
+            return nil
+        }
+        func mismatch(_ expected: String) -> ShapeProblem {
+            ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")
+        }
+        switch kind {
+        case .stringReference:
+            guard let target = referencedUID(value) else { return mismatch("a reference to a string") }
+            if target == 0 { return spec.required ? ShapeProblem(.missingField, key: key, "\(className) \(key) is $null") : nil }
+            return stringValue(ofObject: target) == nil ? mismatch("a reference to a string") : nil
+        case .inlineData:
+            return plist[value].kind == .data ? nil : mismatch("inline data")
+        case .data(let bytes):
+            guard let index = dataIndex(value), let data = plist.data(at: index) else { return mismatch("data") }
+            if let bytes, data.count != bytes {
+                return ShapeProblem(.lengthMismatch, key: key, "\(className) \(key) must be \(bytes) bytes, found \(data.count)")
+            }
+            return nil
+        case .integer:
+            guard let index = scalarField(uid, spec.key), plist[index].kind == .integer else { return mismatch("an integer") }
+            return nil
+        case .finiteNumber:
+            guard let index = scalarField(uid, spec.key), plist[index].kind == .integer || plist[index].kind == .real,
+                  plist.double(at: index)?.isFinite == true else { return mismatch("a finite number") }
+            return nil
+        case .reference:
+            return referencedUID(value) == nil ? mismatch("a reference") : nil
+        case .dataReference:
+            // `$null` is what Foundation writes for a time zone without data.
+            guard let target = referencedUID(value), target == 0 || dataIndex(value) != nil else { return mismatch("a reference to data") }
+            return nil
+        }
+    }
+
+    /// NSString/NSMutableString: `NS.string` a string, or (without it) `NS.bytes` UTF-8 data.
+    private func checkString(_ uid: Int, className: String) -> ShapeProblem? {
+        if let value = field(uid, "NS.string") {
+            guard let index = scalarField(uid, "NS.string"), plist[index].isString else {
+                return ShapeProblem(.shapeMismatch, key: "NS.string", "\(className) NS.string must be a string, found \(describe(value))")
+            }
+            return nil
+        }
+        if let value = field(uid, "NS.bytes") {
+            guard let index = scalarField(uid, "NS.bytes"), let data = plist.data(at: index), String(validating: data, as: UTF8.self) != nil else {
+                return ShapeProblem(.shapeMismatch, key: "NS.bytes", "\(className) NS.bytes must be UTF-8 data, found \(describe(value))")
+            }
+            return nil
+        }
+        return ShapeProblem(.missingField, key: "NS.string", "\(className) has neither NS.string nor NS.bytes")
+    }
+
+    /// NSArray/NSSet/NSOrderedSet: `NS.objects` (or corelibs' `NS.object.N`) of UIDs, none `$null`;
+    /// set members distinct.
+    private func checkCollection(_ uid: Int, className: String, distinct: Bool, into problems: inout [ShapeProblem]) {
+        if let value = field(uid, "NS.objects") {
+            guard plist[value].kind == .array else {
+                problems.append(ShapeProblem(.shapeMismatch, key: "NS.objects", "\(className) NS.objects must be an array of references, found \(describe(value))"))
+                return
+            }
+            for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind != .uid {
+                problems.append(ShapeProblem(.shapeMismatch, key: "NS.objects", element: position,
+                                             "\(className) NS.objects[\(position)] must be a reference, found \(describe(Int(element)))"))
+                return
+            }
+        } else if archiveClass(of: uid)?.shape != .orderedSet, hasNumberedObjects(uid) {
+            problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has NS.object.N fields, which only NSOrderedSet reads; Foundation decodes it empty"))
+            return
+        } else if collectionLayout(uid) == nil {
+            problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has neither NS.objects nor consecutive NS.object.N references"))
+            return
+        }
+        // Read in place: arrays can hold millions of elements and this runs for every one of them.
+        guard let layout = collectionLayout(uid) else { return }
+        var seen = Set<MemberIdentity>()
+        for position in 0 ..< layout.count where problems.count < Self.maxProblemsPerObject {
+            let target = layout.target(at: position, in: self)
+            if target == 0 {
+                problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
+            } else if distinct, !seen.insert(memberIdentity(target)).inserted {
+                problems.append(ShapeProblem(.duplicateMember, key: "NS.objects", element: position,
+                                             "\(className) element \(position) equals an earlier member; Foundation keeps one"))
+            }
+        }
+    }
+
+    /// NSDictionary: `NS.keys` and `NS.objects` arrays of UIDs of equal length, none `$null`, keys distinct.
+    private func checkDictionary(_ uid: Int, className: String, into problems: inout [ShapeProblem]) {
+        var arrays = [ArraySlice<UInt32>]()
+        for key: StaticString in ["NS.keys", "NS.objects"] {
+            guard let value = field(uid, key) else {
+                problems.append(ShapeProblem(.missingField, key: key.description, "\(className) has no \(key)"))
+                continue
+            }
+            guard let references = uidArray(uid, key) else {
+                problems.append(ShapeProblem(.shapeMismatch, key: key.description, "\(className) \(key) must be an array of references, found \(describe(value))"))
+                continue
+            }
+            arrays.append(references)
+        }
+        guard arrays.count == 2 else { return }
+        let (keys, values) = (arrays[0], arrays[1])
+        guard keys.count == values.count else {
+            problems.append(ShapeProblem(.lengthMismatch, key: "NS.keys", "\(className) NS.keys has \(keys.count) entries but NS.objects has \(values.count)"))
+            return
+        }
+        var seen = Set<MemberIdentity>()
+        for position in 0 ..< keys.count where problems.count < Self.maxProblemsPerObject {
+            let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
+            let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
+            if keyUID == 0 || valueUID == 0 {
+                problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
+                                             "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
+            } else if !seen.insert(memberIdentity(keyUID)).inserted {
+                problems.append(ShapeProblem(.duplicateMember, key: "NS.keys", element: position,
+                                             "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
+            }
+        }
+    }
+
+    /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
+    private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0 else { return nil }
+        let dictionaries: [Int]
+        if archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) {
+            for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
+                return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
+                                    "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
+            }
+            dictionaries = elements.map(\.target)
+        } else {
+            dictionaries = [target]
+        }
+        // Attribute names are strings.
+        for dictionary in dictionaries where archiveClass(of: dictionary)?.shape == .dictionary {
+            guard let keys = uidArray(dictionary, "NS.keys") else { continue }
+            for key in keys where !isStringObject(plist.uidValue(ofReference: key)) {
+                return ShapeProblem(.shapeMismatch, key: "NSAttributes", "\(className) has an attribute whose name is not a string")
+            }
+        }
+        return nil
+    }
+
+    /// Whether an object has `NS.object.N` fields (the layout corelibs writes for ordered sets).
+    private func hasNumberedObjects(_ uid: Int) -> Bool {
+        let index = plistIndex(of: uid)
+        for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
+            if plist.string(at: plist.dictionaryKey(index, pair: pair))?.hasPrefix("NS.object.") == true { return true }
+        }
+        return false
+    }
+
+    /// NSAttributedString's run table: with an attribute array, `NSAttributeInfo` is required, its
+    /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
+    /// dictionary there is no table, or runs naming only it.
+    private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
+        // Foundation omits NSAttributes only for a string without attributes, and then writes no runs.
+        if field(uid, "NSAttributes") == nil, field(uid, "NSAttributeInfo") != nil {
+            return ShapeProblem(.missingField, key: "NSAttributes", "\(className) has an NSAttributeInfo run table but no NSAttributes")
+        }
+        guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
+              let text = referencedString(uid, "NSString") else { return nil }
+        let isArray = archiveClass(of: attributes)?.shape?.isCollection == true
+        let attributeCount = isArray ? collectionLayout(attributes)?.count ?? 0 : 1
+        guard let infoValue = field(uid, "NSAttributeInfo") else {
+            return isArray ? ShapeProblem(.missingField, key: "NSAttributeInfo", "\(className) has an NSAttributes array but no NSAttributeInfo") : nil
+        }
+        guard let info = dataIndex(infoValue), let data = plist.data(at: info) else { return nil }
+        var reader = VarintReader(data)
+        var covered: UInt64 = 0
+        while let length = reader.next() {
+            guard let index = reader.next(), index < UInt64(attributeCount) else {
+                return ShapeProblem(.invalidValue, key: "NSAttributeInfo", "\(className) NSAttributeInfo names an attribute dictionary it does not have")
+            }
+            covered &+= length
+        }
+        guard covered == UInt64(text.utf16.count) else {
+            return ShapeProblem(.invalidValue, key: "NSAttributeInfo",
+                                "\(className) NSAttributeInfo runs cover \(covered) characters of \(text.utf16.count)")
+        }
+        return nil
+    }
+
+    /// The classes NSError's `initWithCoder:` (swift-corelibs-foundation) lets stand anywhere inside
+    /// `NSUserInfo`, subclasses included; anything else makes the whole decode fail.
+    static let userInfoClasses: Set<String> = [
+        "NSSet", "NSMutableSet", "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray",
+        "NSString", "NSMutableString", "NSNumber", "NSData", "NSMutableData", "NSURL",
+    ]
+
+    /// Every object reachable from an NSError's `NSUserInfo` must be of `userInfoClasses`. Walked
+    /// with an explicit stack and a visited set: linear in the objects, no recursion.
+    private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
+        guard let root = field(uid, "NSUserInfo").flatMap(referencedUID), root != 0 else { return nil }
+        var visited = Set<Int>([root])
+        var pending = [root]
+        while let current = pending.popLast() {
+            guard let found = archiveClass(of: current) else { continue }
+            guard Self.userInfoClasses.contains(found.name) else {
+                return ShapeProblem(.shapeMismatch, key: "NSUserInfo",
+                                    "\(className) NSUserInfo holds a \(found.name) (UID \(current)); NSError decodes only \(Self.userInfoClasses.sorted().joined(separator: ", ")) there")
+            }
+            guard !found.isInline else { continue }
+            let index = plistIndex(of: current)
+            for pair in 0 ..< plist.count(of: index) where !isClassPair(current, pair: pair) {
+                let value = plist.dictionaryValue(index, pair: pair)
+                let targets: [Int] = plist[value].kind == .uid ? [plist.uid(at: value)!]
+                    : plist[value].isContainer ? plist.children(of: value).compactMap { plist.uid(at: Int($0)) } : []
+                for target in targets where target != 0 && visited.insert(target).inserted { pending.append(target) }
+            }
+        }
+        return nil
+    }
+
+    /// What Foundation's `isEqual:` compares for the values ArchiveGate can judge: strings by
+    /// their UTF-16 units, numbers by value (true == 1 == 1.0), data by bytes; other objects by UID.
+    private enum MemberIdentity: Hashable {
+        case text([UInt16])
+        case integer(Int128)
+        case real(UInt64)
+        case data([UInt8])
+        case date(UInt64)
+        case object(Int)
+    }
+
+    private func memberIdentity(_ uid: Int) -> MemberIdentity {
+        if let text = stringValue(ofObject: uid) { return .text(Array(text.utf16)) }
+        guard let archiveClass = archiveClass(of: uid), archiveClass.isInline else { return .object(uid) }
+        let index = plistIndex(of: uid)
+        let object = plist[index]
+        switch object.kind {
+        case .integer: return .integer(plist.integer128(object))
+        case .bool: return .integer(plist.boolValue(at: index) ? 1 : 0)
+        case .real:
+            let value = plist.realValue(at: index)
+            if value.isFinite, value.rounded() == value, abs(value) < 1e30 { return .integer(Int128(value)) }
+            return .real(value.bitPattern)
+        case .data: return .data(Array(plist.data(at: index) ?? []))
+        case .date: return .date(plist.realBits(at: index))
+        default: return .object(uid)
+        }
+    }
+
+    /// `a string`, `UID 4`, `an integer` — for messages.
+    private func describe(_ value: Int) -> String {
+        if let target = plist.uid(at: value) { return target == 0 ? "$null" : "a reference to \(archiveClass(of: target)?.name ?? "an object")" }
+        return "a \(plist[value].kind)"
+    }
+}

@@ -1,0 +1,60 @@
+/// The built-in, versioned list of classes and archive shapes that the public record of
+/// NSKeyedUnarchiver exploitation names. It is data: the matcher (`DangerMatcher`) reads it and
+/// nothing else decides what is dangerous. A new entry is a new row here and a bumped `version`.
+public struct DangerCatalogue: Sendable {
+    /// Bumped whenever an entry is added, removed or changes meaning; reports carry it.
+    public let version: Int
+    public let entries: [DangerEntry]
+
+    /// The entry with `code`, if any.
+    public func entry(_ code: String) -> DangerEntry? { entries.first { $0.code == code } }
+
+    /// The entry whose class list names `className` exactly or by prefix (first match wins).
+    public func classEntry(for className: String) -> DangerEntry? {
+        for entry in entries {
+            switch entry.match {
+            case .classes(let names) where names.contains(className): return entry
+            case .classPrefix(let prefix) where className.hasPrefix(prefix): return entry
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The entry that matches `shape`.
+    public func shapeEntry(_ shape: DangerEntry.Shape) -> DangerEntry? {
+        entries.first { if case .shape(shape) = $0.match { true } else { false } }
+    }
+}
+
+/// One row of the catalogue.
+public struct DangerEntry: Hashable, Sendable {
+    /// What the entry matches in an archive.
+    public enum Match: Hashable, Sendable {
+        /// Exact `$classname`s.
+        case classes(Set<String>)
+        /// Any `$classname` starting with this text.
+        case classPrefix(String)
+        /// A structural pattern (see `Shape`).
+        case shape(Shape)
+    }
+
+    /// Archive shapes that are dangerous whatever the classes involved.
+    public enum Shape: String, Hashable, Sendable {
+        /// An NSURL whose `NS.minimalBookmarkData` field carries bookmark bytes to be resolved.
+        case urlBookmark
+        /// A `$classname` that is not a Foundation class while `$classes` claims a Foundation
+        /// superclass, so that an `isKindOfClass:` check in the app admits it.
+        case claimedFoundationSuperclass
+        /// NSData whose bytes are themselves a property list or keyed archive (a second decode).
+        case nestedArchive
+    }
+
+    /// Stable `danger.*` code, as reports, metrics and logs show it.
+    public let code: String
+    public let match: Match
+    /// One line: why this is dangerous.
+    public let reason: String
+    /// Where the public record says so (advisory, article or pull request).
+    public let reference: String
+}

@@ -1,0 +1,75 @@
+/// Matches one archive's objects against a `DangerCatalogue`. Class entries are resolved once
+/// per archive class; shapes are looked at only for the classes that can have them, so the walk
+/// pays one array lookup per object.
+struct DangerMatcher {
+    let catalogue: DangerCatalogue
+    /// Per archive class: the entry its `$classname` (or claimed chain) matches.
+    private let classEntries: [DangerEntry?]
+    /// Per archive class: whether an object of it needs a look at all.
+    let mayMatch: [Bool]
+    private let urlEntry: DangerEntry?
+    private let nestedEntry: DangerEntry?
+
+    init(archive: KeyedArchive, catalogue: DangerCatalogue) {
+        self.catalogue = catalogue
+        urlEntry = catalogue.shapeEntry(.urlBookmark)
+        nestedEntry = catalogue.shapeEntry(.nestedArchive)
+        let claimed = catalogue.shapeEntry(.claimedFoundationSuperclass)
+        var entries: [DangerEntry?] = []
+        var may: [Bool] = []
+        for archiveClass in archive.classes {
+            var entry = archiveClass.isInline ? nil : catalogue.classEntry(for: archiveClass.name)
+            if entry == nil, !archiveClass.isInline, Self.claimsFoundationSuperclass(archiveClass) { entry = claimed }
+            entries.append(entry)
+            may.append(entry != nil || archiveClass.shape == .url || archiveClass.shape == .data
+                       || (archiveClass.isInline && archiveClass.name == "NSData"))
+        }
+        classEntries = entries
+        mayMatch = may
+    }
+
+    /// The catalogue entry object `uid` (of archive class `classIndex`) matches, if any.
+    func match(_ uid: Int, classIndex: Int, in archive: KeyedArchive) -> DangerEntry? {
+        if let entry = classEntries[classIndex] { return entry }
+        let archiveClass = archive.classes[classIndex]
+        if archiveClass.shape == .url, let urlEntry, let value = archive.field(uid, "NS.minimalBookmarkData"),
+           archive.referencedUID(value) != 0 {
+            return urlEntry
+        }
+        if let nestedEntry, let bytes = Self.dataBytes(uid, archive: archive), Self.looksLikePropertyList(bytes) {
+            return nestedEntry
+        }
+        return nil
+    }
+
+    /// The bytes of an NSData object (inline data, or `NS.data` of an NSData/NSMutableData record).
+    static func dataBytes(_ uid: Int, archive: KeyedArchive) -> ArraySlice<UInt8>? {
+        guard let archiveClass = archive.archiveClass(of: uid) else { return nil }
+        let index = archive.plistIndex(of: uid)
+        if archiveClass.isInline { return archive.plist[index].kind == .data ? archive.plist.data(at: index) : nil }
+        guard archiveClass.shape == .data, let inner = archive.plist.dictionaryValue(index, forKey: "NS.data") else { return nil }
+        return archive.plist.data(at: inner)
+    }
+
+    /// A binary plist (`bplist`) or an XML plist (`<?xml` / `<!DOCTYPE plist` / `<plist`, after
+    /// optional whitespace or a UTF-8 byte-order mark).
+    static func looksLikePropertyList(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.starts(with: "bplist".utf8) { return true }
+        var start = bytes.startIndex
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
+        while start < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+        let rest = bytes[start...]
+        return rest.starts(with: "<?xml".utf8) || rest.starts(with: "<!DOCTYPE plist".utf8) || rest.starts(with: "<plist".utf8)
+    }
+
+    /// A `$classname` Foundation does not define whose claimed chain names one it does (other
+    /// than NSObject, every class's root).
+    static func claimsFoundationSuperclass(_ archiveClass: ArchiveClass) -> Bool {
+        guard !isFoundationClass(archiveClass.name) else { return false }
+        return archiveClass.claimedChain.dropFirst().contains { $0 != "NSObject" && isFoundationClass($0) }
+    }
+
+    private static func isFoundationClass(_ name: String) -> Bool {
+        FoundationShape(className: name) != nil || Policy.foundationGroup.contains(name)
+    }
+}

@@ -1,0 +1,113 @@
+/// Danger findings and admission rules, gathered during the policy walk.
+struct DangerScan {
+    let matcher: DangerMatcher
+    var findings: [ValidationReport.Finding] = []
+    var findingCount = 0
+    var unacknowledgedCount = 0
+    /// Objects already looked at (each is reported once, at the first site the walk meets it).
+    var seen = Set<Int>()
+    /// Per archive class: `AdmissionRule` bits.
+    var ruleBits: [UInt8]
+    /// Key rules that admitted a class: (class index, owner class index, key plist index).
+    var keyRules = Set<KeyRule>()
+
+    struct KeyRule: Hashable {
+        var classIndex: Int32
+        var ownerClass: Int32
+        var keyIndex: Int32
+    }
+
+    init(archive: KeyedArchive) {
+        matcher = DangerMatcher(archive: archive, catalogue: .builtIn)
+        ruleBits = Array(repeating: 0, count: archive.classes.count)
+    }
+}
+
+/// Rules that admit a class without naming a key, as bits.
+enum AdmissionRule {
+    static let allow: UInt8 = 1
+    static let root: UInt8 = 2
+    static let inspection: UInt8 = 4
+    static let foundation: UInt8 = 8
+    static let names: [(UInt8, String)] = [(allow, "allow"), (foundation, "foundation"), (inspection, "inspection"), (root, "root")]
+}
+
+extension PolicyEvaluator {
+    /// Looks at the target of a reference the walk meets, before the policy decides on it, so a
+    /// rejected object is still named by its danger code.
+    mutating func scanDanger(_ uid: Int, path: (PolicyEvaluator) -> String) throws(ArchiveError) {
+        guard uid != 0, let classIndex = archive.classIndex(of: uid), danger.matcher.mayMatch[classIndex],
+              danger.seen.insert(uid).inserted else { return }
+        guard let entry = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { return }
+        try recordFinding(entry, uid: uid, classIndex: classIndex, path: path(self))
+    }
+
+    /// After the walk: objects no `$top` entry reaches are still in the file, and still reported.
+    mutating func scanUnreachable() throws(ArchiveError) {
+        for uid in 1 ..< max(archive.objectCount, 1) where !danger.seen.contains(uid) {
+            guard let classIndex = archive.classIndex(of: uid), danger.matcher.mayMatch[classIndex],
+                  let entry = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { continue }
+            try recordFinding(entry, uid: uid, classIndex: classIndex, path: "/$objects/\(uid)")
+        }
+    }
+
+    private mutating func recordFinding(_ entry: DangerEntry, uid: Int, classIndex: Int, path: String) throws(ArchiveError) {
+        let className = archive.classes[classIndex].name
+        let acknowledged = policy.acknowledged.contains(className)
+        if !acknowledged, policy.rejectsDanger { redactObject(uid) }
+        appendFinding(.init(code: entry.code, className: className, path: path, reason: entry.reason,
+                            reference: entry.reference, acknowledged: acknowledged))
+        if entry.match == .shape(.nestedArchive), nesting != nil, let bytes = DangerMatcher.dataBytes(uid, archive: archive) {
+            try evaluateNested(bytes, path: path)
+        }
+    }
+
+    /// Counts a finding and lists it while the report has room.
+    mutating func appendFinding(_ finding: ValidationReport.Finding) {
+        danger.findingCount += 1
+        if !finding.acknowledged { danger.unacknowledgedCount += 1 }
+        guard danger.findings.count < policy.limits.maxViolations else { return }
+        danger.findings.append(finding)
+    }
+
+    /// Notes which rule let `classIndex` stand at `edge`.
+    mutating func noteAdmission(_ classIndex: Int, edge: Edge) {
+        switch edge.expectation {
+        case .unchecked:
+            return
+        case .allowed:
+            danger.ruleBits[classIndex] |= policy.allowed.acceptsAnyClass && policy.inspection ? AdmissionRule.inspection : AdmissionRule.allow
+        case .entry:
+            noteAdmission(classIndex, component: edge.component, isRoot: edge.site == nil && edge.topIndex >= 0)
+        }
+    }
+
+    /// Notes a key (or root, or Foundation-internal) rule for a class admitted under `component`.
+    mutating func noteAdmission(_ classIndex: Int, component: PathComponent, isRoot: Bool) {
+        switch component {
+        case .field(let owner, let pair), .fieldElement(let owner, let pair, _):
+            guard let ownerClass = archive.classIndex(of: owner) else { return }
+            let keyIndex = archive.plist.dictionaryKey(archive.plistIndex(of: owner), pair: pair)
+            danger.keyRules.insert(.init(classIndex: Int32(classIndex), ownerClass: Int32(ownerClass), keyIndex: Int32(keyIndex)))
+        default:
+            danger.ruleBits[classIndex] |= isRoot ? AdmissionRule.root : AdmissionRule.foundation
+        }
+    }
+
+    /// `admittedBy` of every class, by class name.
+    func admissionNames() -> [String: Set<String>] {
+        var result: [String: Set<String>] = [:]
+        for (classIndex, bits) in danger.ruleBits.enumerated() where bits != 0 {
+            for (bit, name) in AdmissionRule.names where bits & bit != 0 {
+                result[archive.classes[classIndex].name, default: []].insert(name)
+            }
+        }
+        for rule in danger.keyRules {
+            let archiveKey = archive.plist.string(at: Int(rule.keyIndex)) ?? ""
+            let key = archiveKey.hasPrefix("$$") ? String(archiveKey.dropFirst()) : archiveKey
+            result[archive.classes[Int(rule.classIndex)].name, default: []]
+                .insert("key:\(archive.classes[Int(rule.ownerClass)].name).\(key)")
+        }
+        return result
+    }
+}

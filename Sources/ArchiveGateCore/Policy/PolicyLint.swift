@@ -1,0 +1,77 @@
+/// Over-broad policies, found when a policy document is loaded. A gate tenant (not
+/// `"inspection": true`) whose policy has any finding is refused at server start and by
+/// `archivegate policy check --strict`: an allow-list that admits everything is no allow-list.
+public enum PolicyLint {
+    /// One thing the policy's author should fix.
+    public struct Finding: Hashable, Sendable, Codable, CustomStringConvertible {
+        /// `lint.any_class`, `lint.nsobject` or `lint.group_root`.
+        public var code: String
+        /// JSON pointer into the policy document.
+        public var path: String
+        public var message: String
+
+        public var description: String { "\(code) at \(path.isEmpty ? "/" : path): \(message)" }
+    }
+
+    /// The group names a policy may list (`PolicyLoader.expand`).
+    static let groupNames: Set<String> = ["*", "plist", "foundation"]
+
+    /// Every lint finding of a policy document whose structure already loaded. An inspection
+    /// policy is meant to be broad, so it has none.
+    static func findings(in document: [String: Any], inspection: Bool) -> [Finding] {
+        guard !inspection else { return [] }
+        var found: [Finding] = []
+        func scan(_ value: Any?, at path: String, isRoot: Bool) {
+            for (name, namePath) in names(value, at: path) {
+                if name == "*" {
+                    found.append(Finding(code: "lint.any_class", path: namePath,
+                                         message: "'*' admits every class; only an \"inspection\": true policy may say so"))
+                } else if name == "NSObject" {
+                    found.append(Finding(code: "lint.nsobject", path: namePath,
+                                         message: "'NSObject' stands for every class; name the classes you expect"))
+                } else if isRoot, groupNames.contains(name) {
+                    found.append(Finding(code: "lint.group_root", path: namePath,
+                                         message: "the root admits the whole '\(name)' group; name the root classes you expect"))
+                }
+            }
+        }
+        scan(document["root"], at: "/root", isRoot: true)
+        scan(document["allow"], at: "/allow", isRoot: false)
+        if let classes = document["classes"] as? [String: Any] {
+            for className in classes.keys.sorted() {
+                let classPath = JSONPointer.appending("/classes", className)
+                guard let schema = classes[className] as? [String: Any], let keys = schema["keys"] as? [String: Any] else { continue }
+                for key in keys.keys.sorted() {
+                    let keyPath = JSONPointer.appending(classPath + "/keys", key)
+                    if let object = keys[key] as? [String: Any] {
+                        for field in ["classes", "elements", "dictionaryKeys"] {
+                            scan(object[field], at: keyPath + "/" + field, isRoot: false)
+                        }
+                    } else {
+                        scan(keys[key], at: keyPath, isRoot: false)
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// The names of a string-or-list value with their JSON pointers.
+    private static func names(_ value: Any?, at path: String) -> [(String, String)] {
+        if let single = value as? String { return [(single, path)] }
+        guard let list = value as? [Any] else { return [] }
+        return list.enumerated().compactMap { index, element in
+            (element as? String).map { ($0, JSONPointer.appending(path, index)) }
+        }
+    }
+
+    /// Validates `acknowledge`: exact class names only. A wildcard or a group would acknowledge
+    /// entries nobody has read, so it is a load error.
+    static func acknowledgedClasses(_ names: [String]) throws(PolicyError) -> Set<String> {
+        for (index, name) in names.enumerated() where name.contains("*") || groupNames.contains(name) {
+            throw PolicyError(.invalidValue, path: JSONPointer.appending("/acknowledge", index),
+                              "acknowledge names classes one by one; '\(name)' is a wildcard or a group")
+        }
+        return Set(names)
+    }
+}

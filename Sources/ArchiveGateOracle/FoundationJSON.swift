@@ -1,0 +1,195 @@
+import Foundation
+
+/// Writes a graph decoded by Foundation as JSON in ArchiveGate's plain shape (README "JSON
+/// conventions"), with tags where the comparison must not be positional or textual:
+/// `{"\u{1}set": […]}` (any order; tags start with U+0001 so no archive key can pose as one), `{"$dict": [{"key","value"}]}` (non-string keys, any order),
+/// `{"$date": seconds}`, `{"$decimal": "text"}`, `{"$attributed": {"string","runs"}}`,
+/// `{"$error": {"domain","code","userInfo"}}`, `{"$cycle": true}`.
+struct FoundationJSON {
+    private(set) var bytes: [UInt8] = []
+    /// Objects being written (cycle detection); the graph came from a decoder, so it can be cyclic.
+    private var open: [ObjectIdentifier] = []
+    private static let maxDepth = 600
+
+    mutating func write(_ value: Any) {
+        if open.count > Self.maxDepth { append("{\"\\u0001cycle\":true}"); return }
+        let object = value as AnyObject
+        let identity = ObjectIdentifier(object)
+        if open.contains(identity) { append("{\"\\u0001cycle\":true}"); return }
+        open.append(identity)
+        defer { open.removeLast() }
+        switch value {
+        case is NSNull:
+            append("null")
+        case let number as NSDecimalNumber:
+            append("{\"\\u0001decimal\":"); string(number.description); append("}")
+        case let number as NSNumber:
+            writeNumber(number)
+        case let text as NSString:
+            string(text as String)
+        case let attributed as NSAttributedString:
+            writeAttributed(attributed)
+        case let data as NSData:
+            string((data as Data).base64EncodedString())
+        case let date as NSDate:
+            append("{\"\\u0001date\":"); double(date.timeIntervalSinceReferenceDate); append("}")
+        case let url as NSURL:
+            string(url.absoluteString ?? "")
+        case let uuid as NSUUID:
+            string(uuid.uuidString)
+        case let zone as NSTimeZone:
+            string(zone.name)
+        case let locale as NSLocale:
+            string(locale.object(forKey: .identifier) as? String ?? "")
+        case let indexes as NSIndexSet:
+            append("[")
+            var first = true
+            indexes.enumerateRanges(options: []) { range, _ in
+                if !first { self.append(",") }
+                first = false
+                self.append("{\"location\":\(range.location),\"length\":\(range.length)}")
+            }
+            append("]")
+        case let error as NSError:
+            append("{\"\\u0001error\":{\"domain\":"); string(error.domain)
+            append(",\"code\":\(error.code),\"userInfo\":")
+            writeStringKeyed(error.userInfo.map { ($0.key, $0.value) })
+            append("}}")
+        case let special as NSValue:
+            writeValue(special)
+        case let ordered as NSOrderedSet:
+            writeArray(ordered.array)
+        case let set as NSSet:
+            append("{\"\\u0001set\":"); writeArray(set.allObjects); append("}")
+        case let array as NSArray:
+            writeArray(array.map { $0 })
+        case let dictionary as NSDictionary:
+            writeDictionary(dictionary)
+        default:
+            append("{\"\\u0001unexpected\":"); string(String(describing: type(of: value))); append("}")
+        }
+    }
+
+    private mutating func writeNumber(_ number: NSNumber) {
+        let type = String(cString: number.objCType)
+        switch type {
+        case "d", "f":
+            double(number.doubleValue)
+        case "Q", "L", "I", "S", "C":
+            append(String(number.uint64Value))
+        default:
+            append(String(number.int64Value))
+        }
+    }
+
+    private mutating func writeValue(_ value: NSValue) {
+        // objCType names the struct: "{CGRect={CGPoint=dd}{CGSize=dd}}" contains "CGPoint" too, so
+        // match the outermost name (asking a rect for pointValue traps in corelibs).
+        let type = String(cString: value.objCType)
+        let name = type.dropFirst().prefix { $0 != "=" }
+        if name.hasSuffix("Range") {
+            let range = value.rangeValue
+            append("{\"location\":\(range.location),\"length\":\(range.length)}")
+        } else if name.hasSuffix("Rect") {
+            let rect = value.rectValue
+            numbers(["x": rect.origin.x, "y": rect.origin.y, "width": rect.size.width, "height": rect.size.height],
+                    order: ["x", "y", "width", "height"])
+        } else if name.hasSuffix("Point") {
+            let point = value.pointValue
+            numbers(["x": point.x, "y": point.y], order: ["x", "y"])
+        } else if name.hasSuffix("Size") {
+            let size = value.sizeValue
+            numbers(["width": size.width, "height": size.height], order: ["width", "height"])
+        } else if name.hasSuffix("EdgeInsets") {
+            let insets = value.edgeInsetsValue
+            numbers(["top": insets.top, "left": insets.left, "bottom": insets.bottom, "right": insets.right],
+                    order: ["top", "left", "bottom", "right"])
+        } else {
+            append("{\"\\u0001unexpected\":"); string("NSValue " + type); append("}")
+        }
+    }
+
+    private mutating func numbers(_ values: [String: CGFloat], order: [String]) {
+        append("{")
+        for (position, name) in order.enumerated() {
+            if position > 0 { append(",") }
+            string(name); append(":"); double(Double(values[name]!))
+        }
+        append("}")
+    }
+
+    private mutating func writeAttributed(_ attributed: NSAttributedString) {
+        append("{\"\\u0001attributed\":{\"string\":"); string(attributed.string); append(",\"runs\":[")
+        var first = true
+        var runs: [(NSRange, [NSAttributedString.Key: Any])] = []
+        attributed.enumerateAttributes(in: NSRange(location: 0, length: attributed.length), options: []) { attributes, range, _ in
+            runs.append((range, attributes))
+        }
+        for (range, attributes) in runs {
+            if !first { append(",") }
+            first = false
+            append("{\"location\":\(range.location),\"length\":\(range.length),\"attributes\":")
+            writeStringKeyed(attributes.map { ($0.key.rawValue, $0.value) })
+            append("}")
+        }
+        append("]}}")
+    }
+
+    private mutating func writeArray(_ elements: [Any]) {
+        append("[")
+        for (position, element) in elements.enumerated() {
+            if position > 0 { append(",") }
+            write(element)
+        }
+        append("]")
+    }
+
+    private mutating func writeStringKeyed(_ pairs: [(String, Any)]) {
+        append("{")
+        for (position, pair) in pairs.enumerated() {
+            if position > 0 { append(",") }
+            string(pair.0); append(":"); write(pair.1)
+        }
+        append("}")
+    }
+
+    private mutating func writeDictionary(_ dictionary: NSDictionary) {
+        var pairs: [(Any, Any)] = []
+        // corelibs builds a dictionary holding nil for a `$null` value (Apple raises instead), and
+        // enumerating it traps inside Foundation: that trap is Foundation's, not the writer's.
+        FoundationWorker.decodedFlag.pointee = 2
+        dictionary.enumerateKeysAndObjects { key, value, _ in pairs.append((key, value)) }
+        FoundationWorker.decodedFlag.pointee = 1
+        if pairs.allSatisfy({ $0.0 is NSString }) {
+            writeStringKeyed(pairs.map { ($0.0 as! NSString as String, $0.1) })
+            return
+        }
+        append("{\"\\u0001dict\":[")
+        for (position, pair) in pairs.enumerated() {
+            if position > 0 { append(",") }
+            append("{\"key\":"); write(pair.0); append(",\"value\":"); write(pair.1); append("}")
+        }
+        append("]}")
+    }
+
+    private mutating func double(_ value: Double) {
+        if value.isNaN { append("\"NaN\""); return }
+        if value.isInfinite { append(value < 0 ? "\"-Infinity\"" : "\"Infinity\""); return }
+        append(value.description)
+    }
+
+    private mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for unit in text.unicodeScalars {
+            switch unit {
+            case "\"": append("\\\"")
+            case "\\": append("\\\\")
+            case _ where unit.value < 0x20: append(String(format: "\\u%04x", unit.value))
+            default: bytes.append(contentsOf: String(unit).utf8)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+}

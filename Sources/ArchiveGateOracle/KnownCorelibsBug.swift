@@ -1,0 +1,33 @@
+/// Disagreements caused by swift-corelibs-foundation itself, where Apple's Foundation behaves as
+/// ArchiveGate does. Each is documented in docs/RELIABILITY.md ("Differential oracle").
+enum KnownCorelibsBug: String, CaseIterable {
+    /// corelibs' `decodeObject(of:forKey:)` fails the whole decode ("No value found for key …")
+    /// when the key is absent; Apple's returns nil and the class carries on. So corelibs refuses an
+    /// NSAttributedString without `NSAttributeInfo` (which its own archiver, like Apple's, omits for
+    /// a single attribute run: it cannot decode its own output), an NSError without `NSUserInfo`
+    /// and an NSURL without `NS.base`. Discounted for those optional keys only.
+    case missingOptionalKey = "corelibs: absent optional key (NSAttributeInfo, NSUserInfo, NS.base) is an error"
+
+    /// corelibs' `NSDecimalNumber.init(coder:)` reads `NS.mantissa` with `decodeObject(forKey:)`,
+    /// which secure coding refuses for an inline data value (Apple's layout), so every archived
+    /// NSDecimalNumber fails ("Class NSDecimalNumber failed to decode"); it would also combine the
+    /// mantissa bytes with `&` instead of `|`. Apple decodes it. The oracle cannot check
+    /// NSDecimalNumber against Foundation on Linux: any failure on an archive that holds one is
+    /// discounted (a refusal, or a trap when a collection receives the nil).
+    case decimalNumberNeverDecodes = "corelibs: NSDecimalNumber never decodes"
+
+    /// The bug behind a Foundation refusal of an archive ArchiveGate accepted, if it is a known one.
+    static func explainRefusal(message: String, archive: ArchiveModel) -> KnownCorelibsBug? {
+        for key in ["NSAttributeInfo", "NSUserInfo", "NS.base"] where message.contains("No value found for key Optional(\"\(key)\")") {
+            return .missingOptionalKey
+        }
+        // Whatever else is wrong with it, an archive holding an NSDecimalNumber cannot be decoded by
+        // corelibs (it refuses, or traps further up when a collection receives the nil), so
+        // Foundation's verdict on it says nothing about ArchiveGate's.
+        if message.contains("Class NSDecimalNumber failed to decode")
+            || archive.objects.indices.contains(where: { archive.className(of: $0) == "NSDecimalNumber" }) {
+            return .decimalNumberNeverDecodes
+        }
+        return nil
+    }
+}

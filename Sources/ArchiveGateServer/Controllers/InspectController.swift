@@ -1,0 +1,59 @@
+import ArchiveGateCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `POST /v1/inspect?mode=plain|typed`: what the inspector page shows for an upload, in one answer —
+/// the validation report and the JSON:
+///
+///     {"json": <the JSON>, "report": <ValidationReport>}     X-ArchiveGate-JSON-Length: <bytes of json>
+///
+/// When the policy rejects the archive the JSON is still rendered, with every violating subtree
+/// replaced by null exactly as a `redact` policy renders it: the page can show where a violation
+/// sits without ever showing what the policy refused. `json` is embedded byte for byte (never
+/// re-encoded); the length header lets a client cut it out exactly (128-bit integers, key order).
+/// Malformed archives and exceeded limits are the same problems as for `/v1/convert`.
+struct InspectController {
+    typealias Context = ArchiveRequestContext
+    let metrics: ServerMetrics
+
+    func register(on group: RouterGroup<Context>) {
+        group.post("inspect", use: inspect)
+    }
+
+    @Sendable func inspect(_ request: Request, context: Context) async throws -> Response {
+        guard let tenant = context.tenant else { throw ProblemError.unauthorized(presentedKey: false) }
+        let mode = try ResultsController.mode(request)
+        let bytes = try await ArchiveBody.read(request, tenant: tenant)
+        metrics.recordArchive(bytes: bytes.count, tenant: tenant.id)
+        context.trace.update { $0.archiveBytes = bytes.count }
+
+        var policy = tenant.inspector.policy
+        policy.onViolation = .redact
+        let inspector = ArchiveInspector(policy: policy)
+        let inspection = try await DecodeExecutor.run(bytes: bytes.count) { try inspector.convert(bytes, mode: mode) }
+        let codes = inspection.report.violations.map(\.code)
+        metrics.recordViolations(codes, tenant: tenant.id)
+        context.trace.update { $0.violationCodes = Array(Set(codes)).sorted() }
+
+        let json = inspection.json ?? Array("null".utf8)
+        var body = Array(#"{"json":"#.utf8)
+        body.reserveCapacity(json.count + 4096)
+        body.append(contentsOf: json)
+        body.append(contentsOf: Array(#","report":"#.utf8))
+        body.append(contentsOf: try JSONEncoder.sorted.encode(inspection.report))
+        body.append(UInt8(ascii: "}"))
+        let headers: HTTPFields = [
+            .contentType: "application/json",
+            .archiveGateJSONLength: String(json.count),
+            .archiveGateViolations: String(inspection.report.violations.count),
+        ]
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}
+
+extension HTTPField.Name {
+    /// `POST /v1/inspect`: how many bytes the `json` member has (it starts at byte 8 of the body).
+    static let archiveGateJSONLength = HTTPField.Name("X-ArchiveGate-JSON-Length")!
+}
