@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLiteNIO
 
 /// The embedded ``ResultStore``: one SQLite file in WAL mode with `synchronous=FULL`, so a result
@@ -47,27 +48,40 @@ public final class SQLiteResultStore: ResultStore {
         }
         let path = try prepareDatabasePath(configuration.path)
         let busyTimeout = max(0, configuration.busyTimeout.storeMilliseconds)
+        // One thread per connection, owned by this store. SQLite's busy handler sleeps on the thread
+        // that runs the statement; on sqlite-nio's default NIOThreadPool.singleton (one thread per
+        // core: two on a 2-core machine, shared by every store in the process) two stores waiting
+        // for the file's write lock took every thread, so the store holding the lock could not run
+        // its next statement (its COMMIT) until busy_timeout ran out. With a thread per connection
+        // a waiting writer blocks only its own thread.
+        let threadPool = NIOThreadPool(numberOfThreads: 1 + configuration.readerCount)
+        threadPool.start()
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        func connect() async throws -> SQLiteConnection {
+            try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop)
+        }
         var opened: [SQLiteConnection] = []
         do {
             return try await mappingErrors {
-                let writer: SQLiteConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                let writer = try await connect()
                 opened.append(writer)
                 try await writer.configure(busyTimeoutMilliseconds: busyTimeout, readOnly: false)
                 let version = try await SQLiteMigrator.migrate(
                     writer, migrations: migrations, nowMilliseconds: Timestamp.milliseconds(now()), logger: logger)
                 var readers: [SQLiteConnection] = []
                 for _ in 0..<configuration.readerCount {
-                    let reader: SQLiteConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                    let reader = try await connect()
                     opened.append(reader)
                     try await reader.configure(busyTimeoutMilliseconds: busyTimeout, readOnly: true)
                     readers.append(reader)
                 }
-                let pool = SQLiteConnectionPool(writer: writer, readers: readers)
+                let pool = SQLiteConnectionPool(writer: writer, readers: readers, threadPool: threadPool)
                 logger.info("result store open", metadata: ["path": "\(path)", "schemaVersion": "\(version)"])
                 return SQLiteResultStore(configuration: configuration, schemaVersion: version, pool: pool, now: now, logger: logger)
             }
         } catch {
             for connection in opened { try? await connection.close() }
+            try? await threadPool.shutdownGracefully()
             throw error
         }
     }
