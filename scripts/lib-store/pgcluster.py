@@ -120,3 +120,44 @@ class Cluster:
     def server_url(self) -> str:
         """Over TCP on 127.0.0.1 as `archivegate` with its password, as a deployed replica connects."""
         return f"postgres://{ROLE}:{PASSWORD}@127.0.0.1:{self.port}/{DATABASE}?sslmode=disable"
+
+
+def _main(argv: list[str]) -> int:
+    """A command line for tests in other languages (the Swift outage test):
+
+        pgcluster.py init                  → prints {"directory", "port", "server_url"} as JSON
+        pgcluster.py stop DIR PORT [MODE]  → pg_ctl stop (MODE: fast, immediate…)
+        pgcluster.py start DIR PORT        → pg_ctl start, waiting until it accepts connections
+        pgcluster.py remove DIR PORT       → stop immediately and delete the folder
+    """
+    import json
+    import sys
+    if argv[:1] == ["init"]:
+        reason = ensure_installed()
+        if reason:
+            print(reason, file=sys.stderr)
+            return 2
+        cluster = Cluster()
+        try:
+            cluster.init()
+        except Exception:
+            cluster.remove()
+            raise
+        print(json.dumps({"directory": cluster.directory, "port": cluster.port, "server_url": cluster.server_url}))
+        return 0
+    if len(argv) >= 3 and argv[0] in ("stop", "start", "remove"):
+        cluster = Cluster(directory=argv[1], port=int(argv[2]))
+        if argv[0] == "stop":
+            cluster.stop(argv[3] if len(argv) > 3 else "fast")
+        elif argv[0] == "start":
+            cluster.start()
+        else:
+            cluster.remove()
+        return 0
+    print(_main.__doc__, file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    import sys
+    sys.exit(_main(sys.argv[1:]))
