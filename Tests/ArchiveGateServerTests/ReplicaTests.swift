@@ -111,7 +111,7 @@ struct ReplicaDatabase {
     }
     static let skipReason = Comment(rawValue: environment["AGTEST_POSTGRES_UNAVAILABLE"].map { "PostgreSQL unavailable: \($0)" }
         ?? "AGTEST_POSTGRES_URL is not set: run the tests through scripts/postgres-test-server (scripts/test does)")
-    static let psqlPath = "/usr/lib/postgresql/15/bin/psql"
+    static let psqlPath = (environment["AGTEST_POSTGRES_BIN"] ?? "/usr/lib/postgresql/15/bin") + "/psql"
 
     let name: String
     /// What the replicas connect with: the `archivegate` role over TCP with its password.
