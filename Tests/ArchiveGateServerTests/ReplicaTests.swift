@@ -83,7 +83,9 @@ struct ReplicaTests {
 
     /// Starts two replicas at once on a fresh database, runs `body`, then stops them and drops it.
     private func withReplicas(_ body: (ServerProcess, ServerProcess) async throws -> Void) async throws {
-        let database = try ReplicaDatabase.make()
+        // Processes are started and awaited off the cooperative pool (two threads here): blocking
+        // it would stall every other test running meanwhile.
+        let database = try await offCooperativePool { try ReplicaDatabase.make() }
         defer { database.drop() }
         let directory = try TestServer.makeConfigDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -94,9 +96,13 @@ struct ReplicaTests {
             a.terminateIfRunning()
             b.terminateIfRunning()
         }
-        try a.waitUntilListening()
-        try b.waitUntilListening()
-        let ledger = try database.psql("SELECT count(*) || ' ' || count(DISTINCT version) || ' ' || max(version) FROM schema_migrations")
+        try await offCooperativePool {
+            try a.waitUntilListening()
+            try b.waitUntilListening()
+        }
+        let ledger = try await offCooperativePool {
+            try database.psql("SELECT count(*) || ' ' || count(DISTINCT version) || ' ' || max(version) FROM schema_migrations")
+        }
         let parts = ledger.split(separator: " ")
         #expect(parts.count == 3 && parts[0] == parts[1] && parts[1] == parts[2], "ledger: \(ledger)")
         try await body(a, b)

@@ -31,15 +31,27 @@ final class ServerProcess: @unchecked Sendable {
     ///   - configDirectory: a folder from ``TestServer/makeConfigDirectory()`` to share between
     ///     processes (replicas); nil makes one that ``terminateIfRunning()`` removes.
     static func start(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
-        let server = try launch(environment: environment, configDirectory: configDirectory)
-        try server.waitUntilHealthy()
-        return server
+        // A port picked at random can still be taken before the server binds it; then it exits at
+        // once and another port is tried.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let server = try launch(environment: environment, configDirectory: configDirectory)
+            do {
+                try server.waitUntilHealthy()
+                return server
+            } catch ServerProcessError.exited where attempt < 3 {
+                server.terminateIfRunning()
+            }
+        }
     }
 
     /// Starts the binary without waiting, so several can start at the same moment; then ``waitUntilListening()``.
     static func launch(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
         let directory = try configDirectory ?? TestServer.makeConfigDirectory()
-        let port = Int.random(in: 20_000...40_000)
+        // From the kernel, not at random: a random port was now and then "already in use", or
+        // already another test's server, which the readiness probe then mistook for this one.
+        guard let port = Loopback.freePort() else { throw ServerProcessError.notListening }
         let server = ServerProcess(port: port, configDirectory: directory, ownsConfigDirectory: configDirectory == nil)
         server.process.executableURL = binary
         server.process.arguments = ["serve", "--config", directory, "--port", String(port), "--log-level", "warning"]

@@ -9,19 +9,21 @@ import Testing
 @Suite(.enabled(if: ReplicaDatabase.isAvailable, ReplicaDatabase.skipReason), .timeLimit(.minutes(3)))
 struct StoreOutageTests {
     @Test func aDatabaseOutageIsA503AndTheReplicaRecoversWithoutARestart() async throws {
-        let cluster = try PrivateCluster.make()
+        // Processes are started and awaited off the cooperative pool (two threads here): blocking
+        // it would stall every other test running meanwhile.
+        let cluster = try await offCooperativePool { try PrivateCluster.make() }
         defer { cluster.remove() }
-        let server = try ServerProcess.start(environment: [
+        let server = try await offCooperativePool { try ServerProcess.start(environment: [
             "ARCHIVEGATE_STORE_KIND": "postgres", "ARCHIVEGATE_STORE_POSTGRES_URL": cluster.serverURL,
             "ARCHIVEGATE_STORE_POSTGRES_OPERATION_TIMEOUT_MILLISECONDS": "3000",
-        ])
+        ]) }
         defer { server.terminateIfRunning() }
         let key = TestTenant.alpha.key
         let stored = try await TestServer.send("/v1/archives", port: server.port, key: key, body: try Fixtures.uniqueArchive(1))
         #expect(stored.status == 201)
         let location = try #require(stored.headers.first(name: "Location"))
 
-        try cluster.run("stop", "immediate")
+        try await offCooperativePool { try cluster.run("stop", "immediate") }
         let validate = try await TestServer.send("/v1/validate", port: server.port, key: key, body: try Fixtures.plainArchive())
         #expect(validate.status == 200)
         let started = ContinuousClock.now
@@ -37,7 +39,7 @@ struct StoreOutageTests {
         #expect(notReady.status == 503)
         #expect(notReady.json["reason"] as? String == "store unavailable")
 
-        try cluster.run("start")
+        try await offCooperativePool { try cluster.run("start") }
         // Polled until the pool has reconnected (no restart of the server in between).
         let deadline = ContinuousClock.now + .seconds(60)
         var ready = try await TestServer.send("/readyz", method: .GET, port: server.port, body: nil)
