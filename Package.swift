@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Result store (ArchiveGateStore): SQLite, bundled with the package.
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        // Shared result store for several replicas (ArchiveGateStore/Postgres).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // Plist reading, keyed-archive graph, policy evaluation and JSON rendering.
@@ -102,10 +104,20 @@ let package = Package(
             dependencies: [
                 "ArchiveGateCore",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "ArchiveGateStoreTests", dependencies: ["ArchiveGateStore"]),
+        // One conformance suite for both stores; the PostgreSQL half needs scripts/postgres-test-server.
+        .testTarget(
+            name: "ArchiveGateStoreTests",
+            dependencies: [
+                "ArchiveGateStore",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
         .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"], exclude: ["Regressions/Inputs"]),
         // Runs the real `archivegate` binary (a dependency so that building the tests builds it).

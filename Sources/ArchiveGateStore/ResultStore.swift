@@ -9,11 +9,20 @@ public protocol ResultStore: Sendable {
     /// Idempotent per (tenant, SHA-256, mode): if that tenant already has an unexpired result for the
     /// same archive bytes in the same mode, that result is returned with `created == false` and
     /// nothing is written (its expiry is not extended).
-    /// - Throws: ``ResultStoreError`` (`invalidArgument` for a malformed input, `busy`, `storageFailure`, `closed`).
+    /// - Throws: ``ResultStoreError`` (`invalidArgument` for a malformed input, `quotaExceeded` when
+    ///   ``NewResult/quota`` would be exceeded, `busy`, `unavailable`, `storageFailure`, `closed`).
     func put(_ result: NewResult) async throws -> PutOutcome
 
     /// The tenant's unexpired result with this id, or nil.
     func get(tenant: String, id: String) async throws -> StoredResult?
+
+    /// The metadata of the tenant's unexpired result with this id, or nil. Reads neither the report
+    /// nor the JSON (an `If-None-Match` revalidation needs the ETag only).
+    func summary(tenant: String, id: String) async throws -> ResultSummary?
+
+    /// The metadata and report of the tenant's unexpired result with this id, or nil. Never reads
+    /// the converted JSON.
+    func report(tenant: String, id: String) async throws -> StoredReport?
 
     /// One page of the tenant's unexpired results, newest first (createdAt, then id, descending).
     /// - Parameters:
@@ -29,4 +38,7 @@ public protocol ResultStore: Sendable {
 
     /// Throws unless the store can serve reads and writes (for `/readyz`).
     func healthCheck() async throws
+
+    /// Waits for the calls in flight, then releases the database; later calls throw `closed`.
+    func close() async
 }

@@ -10,6 +10,8 @@ public struct ResultStoreError: Error, Hashable, Sendable, CustomStringConvertib
             case invalidArgument
             case invalidCursor
             case busy
+            case unavailable
+            case quotaExceeded
             case closed
             case schemaTooNew
             case migrationMismatch
@@ -28,13 +30,18 @@ public struct ResultStoreError: Error, Hashable, Sendable, CustomStringConvertib
         public static let invalidCursor = Code(.invalidCursor)
         /// The database stayed locked by another process for longer than the busy timeout.
         public static let busy = Code(.busy)
+        /// The database server cannot be reached (down, restarting, connection refused or lost);
+        /// the store reconnects by itself, so the caller may retry later.
+        public static let unavailable = Code(.unavailable)
+        /// The put would take the tenant past its ``StorageQuota`` (results or bytes).
+        public static let quotaExceeded = Code(.quotaExceeded)
         /// The store was closed.
         public static let closed = Code(.closed)
         /// The database was migrated by a newer ArchiveGate than this one.
         public static let schemaTooNew = Code(.schemaTooNew)
         /// The database's migration history differs from the one this build ships.
         public static let migrationMismatch = Code(.migrationMismatch)
-        /// SQLite failed (I/O error, full disk, corruption, unexpected stored value).
+        /// The database failed (I/O error, full disk, corruption, unexpected stored value).
         public static let storageFailure = Code(.storageFailure)
 
         public var description: String { kind.rawValue }

@@ -11,6 +11,7 @@ import Testing
     private func readmeText(_ documented: DocumentedDefault) -> String {
         switch documented {
         case .sameAs(let key): "`\(key)`"
+        case .none: "none"
         case .value(.integer(let value)): "`\(value)`"
         case .value(.number(let value)): "`\(value)`"
         case .value(.boolean(let value)): "`\(value)`"
@@ -47,19 +48,35 @@ import Testing
         }
         let byName = Dictionary(uniqueKeysWithValues: ConfigurationDefaults.all.map { ($0.name, $0) })
         for key in ConfigurationDefaults.all {
+            // Sections nest as the dotted name does: store.postgres.host is in store → postgres.
             let path = key.name.split(separator: ".").map(String.init)
-            guard case .object(let section)? = file[path[0]] else {
-                Issue.record("server.json lacks the section \(path[0])")
-                continue
+            var section = file
+            var sectionName = ""
+            var found = true
+            for part in path.dropLast() {
+                sectionName += sectionName.isEmpty ? part : "." + part
+                guard case .object(let nested)? = section[part] else {
+                    Issue.record("server.json lacks the section \(sectionName)")
+                    found = false
+                    break
+                }
+                section = nested
             }
+            guard found, let last = path.last else { continue }
             var expected = key.documentedDefault
             if case .sameAs(let other) = expected, let target = byName[other] { expected = target.documentedDefault }
-            #expect(section[path[1]].map(DocumentedDefault.value) == expected, "server.json \(key.name)")
+            if key.isEnvironmentOnly {
+                #expect(section[last] == nil, "server.json must not hold \(key.name): it is read from \(key.environmentName) only")
+            } else if expected == .none {
+                #expect(section[last] == .null, "server.json \(key.name) (no default: null)")
+            } else {
+                #expect(section[last].map(DocumentedDefault.value) == expected, "server.json \(key.name)")
+            }
             guard case .string(let comment)? = section["$comment"] else {
-                Issue.record("server.json section \(path[0]) has no $comment")
+                Issue.record("server.json section \(sectionName) has no $comment")
                 continue
             }
-            #expect(comment.contains(path[1]), "the $comment of \(path[0]) does not mention \(path[1])")
+            #expect(comment.contains(last), "the $comment of \(sectionName) does not mention \(last)")
         }
     }
 

@@ -30,6 +30,12 @@ enum Fixtures {
         return Array(try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true))
     }
 
+    /// Foundation classes only, different bytes for every `serial` (distinct stored results).
+    static func uniqueArchive(_ serial: Int) throws -> [UInt8] {
+        let root: NSDictionary = ["name": "replica test", "serial": serial]
+        return Array(try NSKeyedArchiver.archivedData(withRootObject: root, requiringSecureCoding: true))
+    }
+
     /// An array holding a custom class: the `foundation` policy rejects it, `*` accepts it.
     static func noteArchive() throws -> [UInt8] {
         let root: NSArray = [Note(title: "hello")]

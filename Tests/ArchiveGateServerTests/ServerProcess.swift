@@ -7,10 +7,12 @@ final class ServerProcess: @unchecked Sendable {
     let process = Process()
     let port: Int
     private let configDirectory: String
+    private let ownsConfigDirectory: Bool
 
-    private init(port: Int, configDirectory: String) {
+    private init(port: Int, configDirectory: String, ownsConfigDirectory: Bool) {
         self.port = port
         self.configDirectory = configDirectory
+        self.ownsConfigDirectory = ownsConfigDirectory
     }
 
     /// The binary SwiftPM built next to the test bundle (or `$ARCHIVEGATE_BINARY`).
@@ -22,16 +24,46 @@ final class ServerProcess: @unchecked Sendable {
         return directory.appendingPathComponent("archivegate")
     }
 
-    static func start() throws -> ServerProcess {
-        let directory = try TestServer.makeConfigDirectory()
-        let port = Int.random(in: 20_000...40_000)
-        let server = ServerProcess(port: port, configDirectory: directory)
+    /// Starts the binary and waits until it listens.
+    /// - Parameters:
+    ///   - environment: added to the test's own environment (whose `AGTEST_*` variables the server
+    ///     ignores: only `ARCHIVEGATE_*` names are configuration).
+    ///   - configDirectory: a folder from ``TestServer/makeConfigDirectory()`` to share between
+    ///     processes (replicas); nil makes one that ``terminateIfRunning()`` removes.
+    static func start(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
+        // A port picked at random can still be taken before the server binds it; then it exits at
+        // once and another port is tried.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let server = try launch(environment: environment, configDirectory: configDirectory)
+            do {
+                try server.waitUntilHealthy()
+                return server
+            } catch ServerProcessError.exited where attempt < 3 {
+                server.terminateIfRunning()
+            }
+        }
+    }
+
+    /// Starts the binary without waiting, so several can start at the same moment; then ``waitUntilListening()``.
+    static func launch(environment: [String: String] = [:], configDirectory: String? = nil) throws -> ServerProcess {
+        let directory = try configDirectory ?? TestServer.makeConfigDirectory()
+        // From the kernel, not at random: a random port was now and then "already in use", or
+        // already another test's server, which the readiness probe then mistook for this one.
+        guard let port = Loopback.freePort() else { throw ServerProcessError.notListening }
+        let server = ServerProcess(port: port, configDirectory: directory, ownsConfigDirectory: configDirectory == nil)
         server.process.executableURL = binary
         server.process.arguments = ["serve", "--config", directory, "--port", String(port), "--log-level", "warning"]
+        server.process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        server.process.currentDirectoryURL = URL(fileURLWithPath: directory)
         server.process.standardOutput = FileHandle.nullDevice
         try server.process.run()
-        try server.waitUntilHealthy()
         return server
+    }
+
+    func waitUntilListening() throws {
+        try waitUntilHealthy()
     }
 
     private func waitUntilHealthy() throws {
@@ -64,7 +96,7 @@ final class ServerProcess: @unchecked Sendable {
 
     func terminateIfRunning() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        try? FileManager.default.removeItem(atPath: configDirectory)
+        if ownsConfigDirectory { try? FileManager.default.removeItem(atPath: configDirectory) }
     }
 }
 

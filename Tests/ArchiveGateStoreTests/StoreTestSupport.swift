@@ -20,7 +20,7 @@ final class ManualClock: Sendable {
 }
 
 /// A database file in a fresh temporary directory, removed when the test is done with it.
-struct TemporaryDatabase {
+struct TemporaryDatabase: TestDatabase {
     let directory: URL
     var path: String { directory.appendingPathComponent("results.sqlite").path }
 
@@ -42,26 +42,12 @@ struct TemporaryDatabase {
             logger: Logger(label: "test.store"), now: { clock.now })
     }
 
-    func remove() {
-        try? FileManager.default.removeItem(at: directory)
+    func open(clock: ManualClock, retention: Duration) async throws -> any TestStore {
+        try await open(clock: clock, retention: retention, migrations: SQLiteMigration.all)
     }
-}
 
-/// Opens a store on a temporary file, runs `body`, then closes the store and deletes the file.
-func withStore(
-    retention: Duration = .seconds(3600),
-    _ body: (SQLiteResultStore, ManualClock, TemporaryDatabase) async throws -> Void
-) async throws {
-    let database = try TemporaryDatabase()
-    defer { database.remove() }
-    let clock = ManualClock()
-    let store = try await database.open(clock: clock, retention: retention)
-    do {
-        try await body(store, clock, database)
-        await store.close()
-    } catch {
-        await store.close()
-        throw error
+    func remove() async {
+        try? FileManager.default.removeItem(at: directory)
     }
 }
 
@@ -84,14 +70,16 @@ enum Sample {
     }
 }
 
-extension SQLiteResultStore {
+extension SQLiteResultStore: TestStore {
     /// Rows physically present, expired or not (tests look under the store's visibility rules).
     func physicalRowCount() async throws -> Int {
         try await pool.withConnection(.reader) { db in
             try await db.run("SELECT count(*) AS n FROM results").first?.column("n")?.integer ?? -1
         }
     }
+}
 
+extension ResultStore {
     /// Every page of the tenant's listing, following cursors.
     func listAll(tenant: String, pageSize: Int) async throws -> [[ResultSummary]] {
         var pages: [[ResultSummary]] = []

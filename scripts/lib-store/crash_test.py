@@ -11,6 +11,11 @@ result that was acknowledged with a 201 (in any earlier round) must still be the
 
 Requests that were in flight when the server died may or may not have been stored; only their
 absence from the acknowledged set is allowed. Exits 1 with the first discrepancy.
+
+With --store postgres (crash_test_postgres.py): two replicas share a throwaway PostgreSQL cluster;
+each round kill -9s one replica at random (and restarts it) or stops PostgreSQL itself with
+`pg_ctl stop -m immediate` and starts it again, while writers POST to both replicas. The replicas
+must come back to ready without a restart, and pg_amcheck must find the heap and indexes sound.
 """
 
 import argparse
@@ -56,14 +61,15 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, binary: str, config: str, port: int, log_path: str):
+    def __init__(self, binary: str, config: str, port: int, log_path: str, environment: dict | None = None):
         self.binary, self.config, self.port, self.log_path = binary, config, port, log_path
+        self.environment = dict(os.environ, **(environment or {}))
         self.process = None
 
     def start(self, timeout: float = 60.0):
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen([self.binary, "serve", "--config", self.config, "--port", str(self.port)],
-                                        stdout=log, stderr=log, stdin=subprocess.DEVNULL)
+                                        stdout=log, stderr=log, stdin=subprocess.DEVNULL, env=self.environment)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -99,8 +105,12 @@ def request(method, path, port, body=None, timeout=30.0):
 class Writers:
     """Threads that POST unique archives until told to stop; 201s are recorded with their bodies."""
 
-    def __init__(self, port: int, count: int, first_serial: int, seed: int):
-        self.port, self.count = port, count
+    def __init__(self, port, count: int, first_serial: int, seed: int, tolerated=frozenset()):
+        """`port`: one port or a list (each request picks one); `tolerated`: problem codes that are
+        expected answers in this run (e.g. store.unavailable while PostgreSQL is down)."""
+        self.ports = port if isinstance(port, list) else [port]
+        self.count, self.tolerated = count, tolerated
+        self.tolerated_count = 0
         self.serial = first_serial
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -116,14 +126,20 @@ class Writers:
     def run(self):
         while not self.stop.is_set():
             archive = self.next_archive()
+            with self.lock:
+                port = self.rng.choice(self.ports)
             try:
-                status, headers, body = request("POST", "/v1/archives", self.port, archive, timeout=10)
+                status, headers, body = request("POST", "/v1/archives", port, archive, timeout=30)
             except (OSError, http.client.HTTPException):
                 continue  # the server died mid-request: not acknowledged, may or may not be stored
             if status == 201:
                 document = json.loads(body)
                 with self.lock:
                     self.acknowledged.append((document["id"], archive, body))
+            elif problem_code(body) in self.tolerated:
+                with self.lock:
+                    self.tolerated_count += 1
+                time.sleep(0.05)  # a client honouring Retry-After would wait longer still
             else:
                 with self.lock:
                     self.failures.append((status, body[:300]))
@@ -139,7 +155,15 @@ class Writers:
             thread.join(timeout=30)
 
 
-def verify(port, acknowledged, database):
+def problem_code(body: bytes):
+    try:
+        return json.loads(body).get("code")
+    except (ValueError, AttributeError):
+        return None
+
+
+def verify_results(port, acknowledged):
+    """Every acknowledged result byte-identical to its 201 and its JSON to a fresh conversion."""
     for result_id, archive, created_body in acknowledged:
         status, _, body = request("GET", f"/v1/archives/{result_id}", port)
         if status != 200:
@@ -153,6 +177,10 @@ def verify(port, acknowledged, database):
         converted_status, _, converted = request("POST", "/v1/convert", port, archive)
         if status != 200 or converted_status != 200 or stored_json != converted:
             raise SystemExit(f"store-crash-test: result {result_id}'s JSON ({status}) differs from a fresh conversion ({converted_status})")
+
+
+def verify(port, acknowledged, database):
+    verify_results(port, acknowledged)
     check = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)
     try:
         findings = [row[0] for row in check.execute("PRAGMA integrity_check")]
@@ -171,7 +199,12 @@ def main():
     parser.add_argument("--max-run", type=float, default=1.5, help="longest time writers run before the kill (s)")
     parser.add_argument("--seed", type=int, default=int(time.time()))
     parser.add_argument("--work-dir", default=None)
+    parser.add_argument("--store", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--pg-every", type=int, default=4, help="postgres: every Nth round stops PostgreSQL instead of a replica")
     options = parser.parse_args()
+    if options.store == "postgres":
+        import crash_test_postgres
+        return crash_test_postgres.run(options)
     rng = random.Random(options.seed)
 
     work = options.work_dir or tempfile.mkdtemp(prefix="archivegate-crash-")

@@ -1,4 +1,5 @@
 import ArchiveGateFetch
+import ArchiveGateStore
 import Logging
 
 /// THE table of configuration keys and their defaults: the one place a default is written.
@@ -26,6 +27,9 @@ enum ConfigurationDefaults {
     static let limitsMaxArchiveBytes: ConfigurationKey<Int> = .size("limits.maxArchiveBytes", 64 << 20)
     static let limitsRequestsPerSecond: ConfigurationKey<Double> = .positiveNumber("limits.requestsPerSecond", 50)
     static let limitsBurst: ConfigurationKey<Int> = .integer("limits.burst", 100, in: 1...Int.max)
+    /// The per-tenant storage quota (unexpired results): report plus JSON bytes, and count.
+    static let limitsMaxStoredBytes: ConfigurationKey<Int> = .size("limits.maxStoredBytes", 1 << 30)
+    static let limitsMaxStoredResults: ConfigurationKey<Int> = .integer("limits.maxStoredResults", 100_000, in: 1...Int.max)
 
     /// The server's memory budget (`MemoryBudget`); "auto": `budgetFraction` of the container's
     /// memory (cgroup `memory.max`, else physical memory).
@@ -58,6 +62,34 @@ enum ConfigurationDefaults {
     static let storePurgeIntervalSeconds: ConfigurationKey<Int> = .integer("store.purgeIntervalSeconds", 300, in: 1...86400)
     static let storeBusyTimeoutMilliseconds: ConfigurationKey<Int> = .integer("store.busyTimeoutMilliseconds", 10_000, in: 0...600_000)
     static let storeMaxPageSize: ConfigurationKey<Int> = .integer("store.maxPageSize", 100, in: 1...10_000)
+    static let storeKind: ConfigurationKey<StoreSettings.Kind> = .choice("store.kind", .sqlite)
+
+    /// The shared store (`store.kind` postgres). A URL, when given, replaces host, port, database
+    /// and user (and tls by its `sslmode`); it may carry a password, so it is a secret.
+    static let storePostgresURL: ConfigurationKey<String?> = .optionalString("store.postgres.url", secret: true) { text in
+        do throws(ResultStoreError) {
+            _ = try PostgresResultStore.Configuration(url: text, defaults: StoreSettings.postgresDefaults)
+            return nil
+        } catch {
+            // The store's message names the key itself; the loader adds it again.
+            return error.message.hasPrefix("store.postgres.url: ") ? String(error.message.dropFirst(20)) : error.message
+        }
+    }
+    static let storePostgresHost: ConfigurationKey<String> = .string("store.postgres.host", "127.0.0.1")
+    static let storePostgresPort: ConfigurationKey<Int> = .integer("store.postgres.port", 5432, in: 1...65535)
+    static let storePostgresDatabase: ConfigurationKey<String> = .string("store.postgres.database", "archivegate")
+    static let storePostgresUser: ConfigurationKey<String> = .string("store.postgres.user", "archivegate")
+    /// Only from the environment (`ARCHIVEGATE_STORE_POSTGRES_PASSWORD`), never from server.json.
+    static let storePostgresPassword: ConfigurationKey<String?> = .optionalString(
+        "store.postgres.password", secret: true, environmentOnly: true)
+    /// A file holding the password (a mounted secret); relative to the configuration folder.
+    static let storePostgresPasswordFile: ConfigurationKey<String?> = .optionalString("store.postgres.passwordFile")
+    static let storePostgresTLS: ConfigurationKey<PostgresResultStore.Configuration.TLSMode> = .choice("store.postgres.tls", .prefer)
+    static let storePostgresPoolSize: ConfigurationKey<Int> = .integer("store.postgres.poolSize", 10, in: 1...1000)
+    static let storePostgresStatementTimeoutMilliseconds: ConfigurationKey<Int> =
+        .integer("store.postgres.statementTimeoutMilliseconds", 5_000, in: 1...3_600_000)
+    static let storePostgresOperationTimeoutMilliseconds: ConfigurationKey<Int> =
+        .integer("store.postgres.operationTimeoutMilliseconds", 10_000, in: 1...3_600_000)
 
     static let uiEnabled: ConfigurationKey<Bool> = .boolean("ui.enabled", true)
 
@@ -65,20 +97,25 @@ enum ConfigurationDefaults {
     static let all: [any AnyConfigurationKey] = [
         httpHost, httpPort, httpHeaderTimeoutSeconds, httpBodyTimeoutSeconds, httpIdleTimeoutSeconds, httpSendTimeoutSeconds,
         tenantsDirectory,
-        limitsMaxBodyBytes, limitsMaxArchiveBytes, limitsRequestsPerSecond, limitsBurst,
+        limitsMaxBodyBytes, limitsMaxArchiveBytes, limitsRequestsPerSecond, limitsBurst, limitsMaxStoredBytes, limitsMaxStoredResults,
         memoryBudgetBytes, memoryBudgetFraction, memoryTenantShare, memoryMaxConcurrentUploads,
         memoryMaxConcurrentUploadsPerTenant, memoryAmplificationFactor,
         logLevel,
         fetchAllowedRanges, fetchAcknowledgeWideAllowedRanges, fetchMaxBytes, fetchConnectTimeoutSeconds,
         fetchTotalTimeoutSeconds, fetchMaxConcurrentPerTenant,
-        storeEnabled, storePath, storeRetentionSeconds, storePurgeIntervalSeconds, storeBusyTimeoutMilliseconds,
+        storeEnabled, storeKind, storePath, storeRetentionSeconds, storePurgeIntervalSeconds, storeBusyTimeoutMilliseconds,
         storeMaxPageSize,
+        storePostgresURL, storePostgresHost, storePostgresPort, storePostgresDatabase, storePostgresUser,
+        storePostgresPassword, storePostgresPasswordFile, storePostgresTLS, storePostgresPoolSize,
+        storePostgresStatementTimeoutMilliseconds, storePostgresOperationTimeoutMilliseconds,
         uiEnabled,
     ]
 
     /// `ARCHIVEGATE_*` variables that are not configuration keys: the config folder (read by
-    /// `archivegate serve`) and those the test scripts set. Any other `ARCHIVEGATE_*` variable
-    /// stops the start, so a misspelt one cannot be ignored.
+    /// `archivegate serve`) and the binary overrides and switches the scripts set. Any other
+    /// `ARCHIVEGATE_*` variable stops the start, so a misspelt one cannot be ignored. Variables only
+    /// tests read (a test PostgreSQL server's URL…) use the `AGTEST_` prefix instead, so a test
+    /// environment passed to a server process never trips this check.
     static let otherEnvironmentVariables: Set<String> = [
         "ARCHIVEGATE_CONFIG_DIR", "ARCHIVEGATE_BIN", "ARCHIVEGATE_BINARY", "ARCHIVEGATE_FETCH_NETNS",
     ]

@@ -116,6 +116,41 @@ extension ConfigurationKey where Value == String {
 
 }
 
+extension ConfigurationKey where Value == String? {
+    /// A string with no default. JSON `null`, or an empty variable, leaves it unset. `entry`
+    /// checks a value (nil when fine) and must not quote it when the key is secret.
+    static func optionalString(
+        _ name: String, secret: Bool = false, environmentOnly: Bool = false,
+        entry: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) -> Self {
+        .init(name: name, defaultValue: nil, documentedDefault: .none, isSecret: secret, isEnvironmentOnly: environmentOnly) { raw in
+            switch raw {
+            case .json(.null): return .success(nil)
+            case .json(.string(let text)), .text(let text):
+                if text.isEmpty { return .success(nil) }
+                if let message = entry(text) { return .failure(.init(message)) }
+                return .success(text)
+            case .json(let other): return .failure(.init("expected a string or null, got \(other.typeName)"))
+            }
+        }
+    }
+}
+
+extension ConfigurationKey where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    /// One of a fixed set of names (`store.kind`: sqlite or postgres), exactly as written.
+    static func choice(_ name: String, _ defaultValue: Value) -> Self {
+        let names = Value.allCases.map(\.rawValue).joined(separator: ", ")
+        return .init(name: name, defaultValue: defaultValue, documentedDefault: .value(.string(defaultValue.rawValue))) { raw in
+            switch raw {
+            case .json(.string(let text)), .text(let text):
+                if let value = Value(rawValue: text) { return .success(value) }
+                return .failure(.init("\(raw.shown) is not one of \(names)"))
+            case .json(let other): return .failure(.init("expected one of \(names), got \(other.typeName)"))
+            }
+        }
+    }
+}
+
 extension ConfigurationKey where Value == [String] {
     /// A list of strings: a JSON array, or comma-separated text (`a,b`). Each entry is checked by
     /// `entry`, which returns an error message or nil.

@@ -9,6 +9,11 @@ struct ConfigurationKey<Value: Sendable>: AnyConfigurationKey {
     /// How README and server.json write the default: a JSON value, or (for `fetch.maxBytes`) the
     /// key whose value it defaults to.
     let documentedDefault: DocumentedDefault
+    /// A password or a URL that may hold one: messages never repeat its value.
+    var isSecret = false
+    /// Read from its `ARCHIVEGATE_*` variable only; in `server.json` (a file many may read) it is
+    /// refused.
+    var isEnvironmentOnly = false
     /// Turns a raw value into `Value`, or says in a few words what was expected.
     let parse: @Sendable (RawConfigurationValue) -> Result<Value, ConfigurationProblem>
 
@@ -42,6 +47,8 @@ protocol AnyConfigurationKey: Sendable {
     var name: String { get }
     var environmentName: String { get }
     var documentedDefault: DocumentedDefault { get }
+    var isSecret: Bool { get }
+    var isEnvironmentOnly: Bool { get }
     /// Nil when `raw` is acceptable for this key.
     func check(_ raw: RawConfigurationValue) -> ConfigurationProblem?
 }
@@ -52,6 +59,9 @@ enum DocumentedDefault: Sendable, Equatable {
     case value(ConfigurationJSON)
     /// Whatever another key resolves to (`fetch.maxBytes` defaults to `limits.maxBodyBytes`).
     case sameAs(String)
+    /// Unset unless a source sets it: README says "(none)", server.json shows `null` (or, for an
+    /// environment-only key, leaves it out).
+    case none
 }
 
 /// A value as a source holds it: typed JSON from `server.json`, text from a variable or a flag.
@@ -59,7 +69,7 @@ enum RawConfigurationValue: Sendable {
     case json(ConfigurationJSON)
     case text(String)
 
-    /// For messages: what the operator wrote.
+    /// For messages: what the operator wrote (never used for a secret key).
     var shown: String {
         switch self {
         case .text(let text): "'\(text)'"

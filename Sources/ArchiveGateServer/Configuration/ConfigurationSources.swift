@@ -69,6 +69,9 @@ struct ConfigurationSources {
         for (name, value) in object.sorted(by: { $0.key < $1.key }) where name != "$comment" {
             let path = prefix + name
             if let key = Self.keysByName[path] {
+                guard !key.isEnvironmentOnly else {
+                    throw ConfigurationError(.invalidValue,key: path, origin: filePath, "is never read from a file: set \(key.environmentName) (or use the key's file variant)")
+                }
                 try store(.json(value), origin: filePath, for: key)
             } else if Self.keysByName.keys.contains(where: { $0.hasPrefix(path + ".") }) {
                 guard case .object(let nested) = value else {

@@ -56,6 +56,8 @@ extension ServerConfiguration {
         tenantDefaults.maxArchiveBytes = try sources.value(Key.limitsMaxArchiveBytes)
         tenantDefaults.requestsPerSecond = try sources.value(Key.limitsRequestsPerSecond)
         tenantDefaults.burst = try sources.value(Key.limitsBurst)
+        tenantDefaults.maxStoredBytes = try sources.value(Key.limitsMaxStoredBytes)
+        tenantDefaults.maxStoredResults = try sources.value(Key.limitsMaxStoredResults)
         configuration.tenantDefaults = tenantDefaults
 
         var memory = MemorySettings()
@@ -86,11 +88,15 @@ extension ServerConfiguration {
 
         var store = StoreSettings()
         store.enabled = try sources.value(Key.storeEnabled)
+        store.kind = try sources.value(Key.storeKind)
         store.path = try sources.value(Key.storePath)
         store.retention = .seconds(try sources.value(Key.storeRetentionSeconds))
         store.purgeInterval = .seconds(try sources.value(Key.storePurgeIntervalSeconds))
         store.busyTimeout = .milliseconds(try sources.value(Key.storeBusyTimeoutMilliseconds))
         store.maxPageSize = try sources.value(Key.storeMaxPageSize)
+        store.postgres = try resolvePostgres(sources, configDirectory: configDirectory)
+        store.postgres.retention = store.retention
+        store.postgres.maximumPageSize = store.maxPageSize
         configuration.store = store
         configuration.uiEnabled = try sources.value(Key.uiEnabled)
         return configuration

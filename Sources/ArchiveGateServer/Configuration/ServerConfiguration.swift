@@ -1,4 +1,5 @@
 import ArchiveGateFetch
+import ArchiveGateStore
 import Logging
 
 /// Everything `buildApplication(configuration:)` needs. Defaults need no file at all: 127.0.0.1:8080,
@@ -46,9 +47,21 @@ public struct ServerConfiguration: Sendable {
 
 /// Settings of the result store behind `/v1/archives` (the `store.*` keys).
 public struct StoreSettings: Sendable, Hashable {
+    /// Which database holds the results.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// One file beside the process (`store.path`): one replica only.
+        case sqlite
+        /// A PostgreSQL server (`store.postgres.*`) that any number of replicas share.
+        case postgres
+    }
+
     /// False turns the store off: `/v1/archives` and `POST /v1/fetch` with `store: true` answer 503
     /// `store.disabled`, and nothing is written to disk.
     public var enabled: Bool = ConfigurationDefaults.storeEnabled.defaultValue
+    /// `sqlite` (default, embedded) or `postgres` (shared by replicas).
+    public var kind: Kind = ConfigurationDefaults.storeKind.defaultValue
+    /// The connection when ``kind`` is `postgres`; its `description` omits the password.
+    public var postgres: PostgresResultStore.Configuration = StoreSettings.postgresDefaults
     /// The SQLite file; a relative path is relative to the working directory. Its folder is created.
     public var path: String = ConfigurationDefaults.storePath.defaultValue
     /// How long a result stays readable after it is stored.
@@ -61,6 +74,18 @@ public struct StoreSettings: Sendable, Hashable {
     public var maxPageSize: Int = ConfigurationDefaults.storeMaxPageSize.defaultValue
 
     public init() {}
+
+    /// The `store.postgres.*` defaults of `ConfigurationDefaults` (no password).
+    public static let postgresDefaults: PostgresResultStore.Configuration = {
+        typealias Key = ConfigurationDefaults
+        return PostgresResultStore.Configuration(
+            endpoint: .tcp(host: Key.storePostgresHost.defaultValue, port: Key.storePostgresPort.defaultValue),
+            username: Key.storePostgresUser.defaultValue, database: Key.storePostgresDatabase.defaultValue,
+            tls: Key.storePostgresTLS.defaultValue, poolSize: Key.storePostgresPoolSize.defaultValue,
+            statementTimeout: .milliseconds(Key.storePostgresStatementTimeoutMilliseconds.defaultValue),
+            operationTimeout: .milliseconds(Key.storePostgresOperationTimeoutMilliseconds.defaultValue),
+            retention: .seconds(Key.storeRetentionSeconds.defaultValue), maximumPageSize: Key.storeMaxPageSize.defaultValue)
+    }()
 }
 
 /// Server-wide settings of `POST /v1/fetch` (the `fetch.*` keys).
@@ -94,6 +119,11 @@ public struct TenantDefaults: Sendable, Hashable {
     public var requestsPerSecond: Double = ConfigurationDefaults.limitsRequestsPerSecond.defaultValue
     /// Bucket size: how many requests may arrive at once after a quiet period.
     public var burst: Int = ConfigurationDefaults.limitsBurst.defaultValue
+    /// Report plus JSON bytes the tenant's unexpired stored results may occupy together;
+    /// past it `POST /v1/archives` answers 413 `store.quota_exceeded`.
+    public var maxStoredBytes: Int = ConfigurationDefaults.limitsMaxStoredBytes.defaultValue
+    /// How many unexpired stored results the tenant may have.
+    public var maxStoredResults: Int = ConfigurationDefaults.limitsMaxStoredResults.defaultValue
 
     public init() {}
 }

@@ -23,7 +23,10 @@ struct OperationsController {
                     storeState = "ok"
                 } catch {
                     context.logger.error("readiness: result store failed", metadata: ["error": "\(error)"])
-                    return Self.json(#"{"status":"unavailable","store":"failing","tenants":\#(tenantCount)}"#, status: .serviceUnavailable)
+                    // The code only (unavailable, busy, storageFailure…): the message may name hosts.
+                    let reason = (error as? ResultStoreError)?.code.description ?? "unexpected"
+                    return Self.json(#"{"reason":"store \#(reason)","status":"unavailable","store":"failing","tenants":\#(tenantCount)}"#,
+                                     status: .serviceUnavailable)
                 }
             }
             return Self.json(#"{"status":"ready","store":"\#(storeState)","tenants":\#(tenantCount)}"#)

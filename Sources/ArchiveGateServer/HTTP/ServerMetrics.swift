@@ -54,8 +54,8 @@ public struct ServerMetrics: Sendable {
             .increment()
     }
 
-    /// `archivegate_store_operation_duration_seconds{operation}` (put, get, list, delete, purge) and,
-    /// for failures, `archivegate_store_errors_total{operation,code}`.
+    /// `archivegate_store_operation_duration_seconds{operation}` (put, get, summary, report, list,
+    /// delete, purge) and, for failures, `archivegate_store_errors_total{operation,code}`.
     func recordStoreOperation(_ operation: String, duration: Duration, failureCode: String? = nil) {
         Metrics.Timer(label: "archivegate_store_operation_duration_seconds", dimensions: [("operation", operation)], factory: factory)
             .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)

@@ -46,6 +46,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case resultHasNoJSON = "result.no_json"
         case storeDisabled = "store.disabled"
         case storeUnavailable = "store.unavailable"
+        case storeQuotaExceeded = "store.quota_exceeded"
         case storeFailure = "store.failure"
         case serverBusy = "server.busy"
         case tenantBusy = "tenant.busy"
@@ -71,6 +72,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
             case .resultHasNoJSON: (.notFound, "Not Found")
             case .storeDisabled: (.serviceUnavailable, "Service Unavailable")
             case .storeUnavailable: (.serviceUnavailable, "Service Unavailable")
+            case .storeQuotaExceeded: (.contentTooLarge, "Content Too Large")
             case .storeFailure: (.internalServerError, "Internal Server Error")
             case .serverBusy: (.serviceUnavailable, "Service Unavailable")
             case .tenantBusy: (.tooManyRequests, "Too Many Requests")
@@ -117,6 +119,8 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
     public static let storeDisabled = ProblemCode(.server(.storeDisabled))
     /// 503: the store is busy or shutting down (retry).
     public static let storeUnavailable = ProblemCode(.server(.storeUnavailable))
+    /// 413: storing the result would exceed the tenant's storage quota (bytes or results).
+    public static let storeQuotaExceeded = ProblemCode(.server(.storeQuotaExceeded))
     /// 500: the store failed; details in the log only.
     public static let storeFailure = ProblemCode(.server(.storeFailure))
     /// 503: the server's memory budget or its concurrent-upload cap is exhausted (retry).

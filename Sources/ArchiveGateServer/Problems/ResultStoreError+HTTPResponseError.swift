@@ -2,14 +2,21 @@ import ArchiveGateStore
 import HTTPTypes
 
 /// The result store's errors as HTTP problems; the store knows nothing of HTTP, and this file is
-/// the whole mapping: contention → 503 + Retry-After (the client may retry), a bad cursor → 400,
-/// anything else → 500. The underlying message is logged (never shown to the client), except for
+/// the whole mapping: contention or an unreachable database → 503 + Retry-After (the client may
+/// retry), a bad cursor → 400, the tenant's storage quota → 413, anything else → 500. The underlying message is logged (never shown to the client), except for
 /// a bad cursor, which is the client's mistake.
 extension ResultStoreError: ProblemRepresentable {
     public var problemError: ProblemError {
         switch code {
         case .invalidCursor:
             return ProblemError(.invalidCursor, detail: "The cursor is not one this server issued; start again without it.")
+        case .quotaExceeded:
+            return ProblemError(.storeQuotaExceeded,
+                                detail: "Storing this result would exceed the tenant's storage quota; delete results or wait for them to expire.")
+        case .unavailable:
+            var headers = HTTPFields()
+            headers[.retryAfter] = "5"
+            return ProblemError(.storeUnavailable, detail: "The result store cannot be reached; retry after 5 s.", headers: headers)
         case .busy, .closed:
             var headers = HTTPFields()
             headers[.retryAfter] = "1"
@@ -19,5 +26,5 @@ extension ResultStoreError: ProblemRepresentable {
         }
     }
 
-    public var logsCause: Bool { code != .invalidCursor }
+    public var logsCause: Bool { code != .invalidCursor && code != .quotaExceeded }
 }

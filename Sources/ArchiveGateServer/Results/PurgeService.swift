@@ -28,6 +28,8 @@ struct PurgeService: Service {
             metrics.recordPurgedResults(purged)
             if purged > 0 { logger.info("purged expired results", metadata: ["count": "\(purged)"]) }
         } catch {
+            // Shutting down cancels a pass in flight (the process is stopping, not failing): no error line.
+            if Task.isCancelled { return }
             let code = (error as? ResultStoreError)?.code.description ?? "unexpected"
             metrics.recordStoreOperation("purge", duration: ContinuousClock.now - start, failureCode: code)
             logger.error("purging expired results failed", metadata: ["error": "\(error)"])

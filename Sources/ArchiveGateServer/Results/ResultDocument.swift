@@ -11,12 +11,21 @@ import Foundation
 enum ResultDocument {
     /// `GET /v1/archives/{id}` and the body of `POST /v1/archives`: metadata and the report.
     static func result(_ result: StoredResult) -> [UInt8] {
+        document(result.summary, report: result.report)
+    }
+
+    /// `GET /v1/archives/{id}`, read without the JSON.
+    static func result(_ report: StoredReport) -> [UInt8] {
+        document(report.summary, report: report.report)
+    }
+
+    private static func document(_ summary: ResultSummary, report: [UInt8]) -> [UInt8] {
         var writer = JSONDocumentWriter()
         writer.raw("{".utf8)
-        summaryFields(result.summary, into: &writer)
+        summaryFields(summary, into: &writer)
         writer.raw(",".utf8)
         writer.key("report")
-        writer.raw(result.report)
+        writer.raw(report)
         writer.raw("}".utf8)
         return writer.bytes
     }

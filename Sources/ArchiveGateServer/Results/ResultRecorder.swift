@@ -27,7 +27,7 @@ struct ResultRecorder: Sendable {
         let new = NewResult(
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
             report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json,
-            policyDigest: tenant.policyDigest)
+            policyDigest: tenant.policyDigest, quota: tenant.storageQuota)
         let outcome = try await measured("put") { try await store.put(new) }
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         let headers: HTTPFields = [.location: "/v1/archives/\(outcome.result.id)",

@@ -59,19 +59,24 @@ struct ResultsController {
         return .json(.ok, ResultDocument.page(page))
     }
 
+    /// Metadata and report; the stored JSON is not read.
     @Sendable func show(_ request: Request, context: Context) async throws -> Response {
-        let result = try await find(context)
-        return .json(.ok, ResultDocument.result(result))
+        let report = try await find(context, "report") { store, tenant, id in try await store.report(tenant: tenant, id: id) }
+        return .json(.ok, ResultDocument.result(report))
     }
 
     /// The converted JSON exactly as stored; results never change, so the id is a strong ETag.
+    /// The metadata is read first (columns only), so a 304 never reads the document.
     @Sendable func json(_ request: Request, context: Context) async throws -> Response {
-        let result = try await find(context)
-        guard let json = result.convertedJSON else { throw ProblemError.resultHasNoJSON }
-        let headers: HTTPFields = [.eTag: result.etag, .cacheControl: "private, max-age=0, must-revalidate"]
-        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: result.etag) {
+        let summary = try await find(context, "summary") { store, tenant, id in try await store.summary(tenant: tenant, id: id) }
+        guard summary.hasConvertedJSON else { throw ProblemError.resultHasNoJSON }
+        let headers: HTTPFields = [.eTag: summary.etag, .cacheControl: "private, max-age=0, must-revalidate"]
+        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: summary.etag) {
             return Response(status: .notModified, headers: headers)
         }
+        // Deleted or expired between the two reads: the same 404 as before.
+        let result = try await find(context, "get") { store, tenant, id in try await store.get(tenant: tenant, id: id) }
+        guard let json = result.convertedJSON else { throw ProblemError.resultHasNoJSON }
         return .json(.ok, json, headers: headers)
     }
 
@@ -84,14 +89,18 @@ struct ResultsController {
         return Response(status: .noContent)
     }
 
-    private func find(_ context: Context) async throws -> StoredResult {
+    /// The tenant's result named by the path's id, read by `read`; 404 when there is none.
+    private func find<Found: Sendable>(
+        _ context: Context, _ operation: String,
+        _ read: @Sendable (any ResultStore, String, String) async throws -> Found?
+    ) async throws -> Found {
         let tenant = try context.requireTenant()
         let store = try recorder.requireStore()
         let id = try context.parameters.require("id")
-        guard let result = try await recorder.measured("get", { try await store.get(tenant: tenant.id, id: id) }) else {
+        guard let found = try await recorder.measured(operation, { try await read(store, tenant.id, id) }) else {
             throw ProblemError.resultNotFound
         }
-        return result
+        return found
     }
 
 }

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateStore
 
 /// One customer of the service: who they are, how they authenticate, which policy their archives
 /// are judged by, and how much they may send.
@@ -17,6 +18,8 @@ public struct Tenant: Sendable, Identifiable {
     /// Hosts `POST /v1/fetch` may fetch from for this tenant (`*.example.com` for subdomains);
     /// nil allows any host the server's address rules allow.
     public let fetchAllowedHosts: [String]?
+    /// What the tenant's unexpired stored results may occupy together; nil for no limit.
+    public let storageQuota: StorageQuota?
     /// Identifies the policy and limits verdicts are made under (`TenantFile.policyDigest`); part
     /// of a stored result's idempotency key. "" for a tenant built in code.
     public internal(set) var policyDigest: String = ""
@@ -24,8 +27,9 @@ public struct Tenant: Sendable, Identifiable {
     public internal(set) var acknowledgedRisks: [String] = []
 
     public init(id: String, keyHashes: [APIKeyHash], policy: Policy, maxBodyBytes: Int, maxArchiveBytes: Int,
-                requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil) {
+                requestsPerSecond: Double, burst: Int, fetchAllowedHosts: [String]? = nil, storageQuota: StorageQuota? = nil) {
         self.fetchAllowedHosts = fetchAllowedHosts
+        self.storageQuota = storageQuota
         self.id = id
         self.keyHashes = keyHashes
         var policy = policy

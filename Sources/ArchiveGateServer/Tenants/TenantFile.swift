@@ -1,11 +1,12 @@
 import ArchiveGateCore
+import ArchiveGateStore
 import Crypto
 import Foundation
 
 /// One `config/tenants/*.json` file, parsed strictly.
 struct TenantFile {
     private static let fields: Set<String> = ["id", "description", "keys", "policy", "maxBodyBytes", "maxArchiveBytes", "rateLimit",
-                                              "fetchAllowedHosts", "acknowledgeAnyFetchHost"]
+                                              "fetchAllowedHosts", "acknowledgeAnyFetchHost", "maxStoredBytes", "maxStoredResults"]
     private let path: String
     private let object: [String: Any]
     /// The same object with its JSON types kept (`true` is not `1`), for the typed fields.
@@ -66,7 +67,10 @@ struct TenantFile {
         var tenant = Tenant(id: id, keyHashes: hashes, policy: loadedPolicy,
                       maxBodyBytes: try size(typed["maxBodyBytes"], "maxBodyBytes", defaults.maxBodyBytes),
                       maxArchiveBytes: try size(typed["maxArchiveBytes"], "maxArchiveBytes", defaults.maxArchiveBytes),
-                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: allowedHosts)
+                      requestsPerSecond: requestsPerSecond, burst: burst, fetchAllowedHosts: allowedHosts,
+                      storageQuota: StorageQuota(
+                        maxBytes: Int64(try size(typed["maxStoredBytes"], "maxStoredBytes", defaults.maxStoredBytes)),
+                        maxResults: try positiveInteger(typed["maxStoredResults"], "maxStoredResults", defaults.maxStoredResults)))
         tenant.policyDigest = Self.policyDigest(policyBytes, maxArchiveBytes: tenant.maxArchiveBytes)
         if allowedHosts == nil, typed["fetchAllowedHosts"] != nil {
             tenant.acknowledgedRisks.append("fetchAllowedHosts \"*\": /v1/fetch may reach any host (acknowledged by acknowledgeAnyFetchHost)")

@@ -21,10 +21,12 @@ public struct NewResult: Hashable, Sendable {
     public var report: [UInt8]
     /// The converted JSON, stored and returned byte for byte; nil when the policy rejected the archive.
     public var convertedJSON: [UInt8]?
+    /// The tenant's allowance this put must fit in; nil for none.
+    public var quota: StorageQuota?
 
     public init(
         tenant: String, sha256: String, size: Int, source: ResultSource, mode: OutputMode,
-        report: [UInt8], convertedJSON: [UInt8]?, policyDigest: String = ""
+        report: [UInt8], convertedJSON: [UInt8]?, policyDigest: String = "", quota: StorageQuota? = nil
     ) {
         self.policyDigest = policyDigest
         self.tenant = tenant
@@ -34,5 +36,9 @@ public struct NewResult: Hashable, Sendable {
         self.mode = mode
         self.report = report
         self.convertedJSON = convertedJSON
+        self.quota = quota
     }
+
+    /// What the result occupies in the store (report plus JSON), the figure quotas count.
+    var storedBytes: Int64 { Int64(report.count + (convertedJSON?.count ?? 0)) }
 }

@@ -1,3 +1,4 @@
+import NIOPosix
 import SQLiteNIO
 
 /// Hands out SQLite connections one task at a time: one writer and a few readers.
@@ -6,7 +7,8 @@ import SQLiteNIO
 /// transaction (`BEGIN IMMEDIATE … COMMIT`, several sqlite-nio calls) can never interleave with
 /// another task's. There is a single writer, so writers in this process queue here instead of
 /// meeting `SQLITE_BUSY`; WAL lets the readers run beside it. ``close()`` waits for leased
-/// connections to come back before closing them, so no query runs on a closed handle.
+/// connections to come back before closing them, so no query runs on a closed handle, and then
+/// stops the connections' thread pool when it owns one.
 actor SQLiteConnectionPool {
     enum Role: Sendable {
         case writer
@@ -20,10 +22,13 @@ actor SQLiteConnectionPool {
     private var leasedCount = 0
     private var isClosed = false
     private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The threads the connections run their statements on; stopped by ``close()`` after them.
+    private let threadPool: NIOThreadPool?
 
-    init(writer: SQLiteConnection, readers: [SQLiteConnection]) {
+    init(writer: SQLiteConnection, readers: [SQLiteConnection], threadPool: NIOThreadPool? = nil) {
         self.idleWriter = writer
         self.idleReaders = readers
+        self.threadPool = threadPool
     }
 
     /// Runs `body` with a connection of `role` that no other task uses meanwhile.
@@ -59,9 +64,14 @@ actor SQLiteConnectionPool {
         let connections = idleReaders + (idleWriter.map { [$0] } ?? [])
         idleWriter = nil
         idleReaders.removeAll()
-        for connection in connections {
-            try? await connection.close()
-        }
+        // In a task of its own: a close called from a cancelled task (a test past its time limit, a
+        // server shutting down) would throw before closing, and sqlite-nio traps on an open handle.
+        await Task { [threadPool] in
+            for connection in connections {
+                try? await connection.close()
+            }
+            try? await threadPool?.shutdownGracefully()
+        }.value
     }
 
     private func lease(_ role: Role) async throws -> SQLiteConnection {

@@ -44,5 +44,17 @@ extension SQLiteMigration {
             "DROP INDEX results_by_tenant_digest",
             "CREATE UNIQUE INDEX results_by_tenant_digest_policy ON results (tenant, sha256, mode, policy_digest)",
         ]),
+        SQLiteMigration(version: 3, name: "size and presence as columns", statements: [
+            // Listing, metadata, ETag revalidation and quota checks read these instead of the documents
+            // (issue 15: a 262 MB stored JSON made a one-item listing read 256 MB).
+            "ALTER TABLE results ADD COLUMN has_json INTEGER NOT NULL DEFAULT 0 CHECK (has_json IN (0, 1))",
+            "ALTER TABLE results ADD COLUMN stored_bytes INTEGER NOT NULL DEFAULT 0 CHECK (stored_bytes >= 0)",
+            """
+            UPDATE results SET has_json = (converted_json IS NOT NULL),
+                stored_bytes = length(report) + coalesce(length(converted_json), 0)
+            """,
+            // A tenant's live usage (count and bytes) from the index alone.
+            "CREATE INDEX results_by_tenant_expiry ON results (tenant, expires_at, stored_bytes)",
+        ]),
     ]
 }

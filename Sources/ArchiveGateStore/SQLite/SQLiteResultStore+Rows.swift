@@ -2,29 +2,18 @@ import ArchiveGateCore
 import Foundation
 import SQLiteNIO
 
-/// Milliseconds since 1970 (UTC), the stored form of every instant.
-enum Timestamp {
-    static func milliseconds(_ date: Date) -> Int64 {
-        let value = (date.timeIntervalSince1970 * 1000).rounded()
-        return value >= 9.2e18 ? .max : value <= -9.2e18 ? .min : Int64(value)
-    }
-
-    static func date(_ milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-    }
-}
-
 /// The column lists the queries select, in one place so decoding and selecting agree.
 enum Columns {
-    static let metadata = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag"
-    static let full = metadata + ", report, converted_json"
-    static let summary = metadata + ", converted_json IS NOT NULL AS has_json"
+    /// Columns only: never the documents (`has_json` is a column since schema version 2).
+    static let summary = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json"
+    static let report = summary + ", report"
+    static let full = report + ", converted_json"
 }
 
 extension SQLiteResultStore {
     static let insertStatement = """
-        INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, policy_digest)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+        INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, policy_digest, has_json, stored_bytes)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
         """
 
     static func insertBinds(_ result: StoredResult, policyDigest: String) -> [SQLiteData] {
@@ -35,21 +24,8 @@ extension SQLiteResultStore {
             .text(result.etag), .blob(ByteBuffer(bytes: result.report)),
             result.convertedJSON.map { .blob(ByteBuffer(bytes: $0)) } ?? .null,
             .text(policyDigest),
+            .integer(result.convertedJSON == nil ? 0 : 1), .integer(result.report.count + (result.convertedJSON?.count ?? 0)),
         ]
-    }
-
-    /// The new row, with the id, timestamps and ETag the store assigns.
-    static func makeResult(_ new: NewResult, createdAt: Int64, retention: Int64) -> StoredResult {
-        let (expiresAt, overflow) = createdAt.addingReportingOverflow(retention)
-        let id = ResultID.generate()
-        let summary = ResultSummary(
-            id: id, tenant: new.tenant, createdAt: Timestamp.date(createdAt),
-            expiresAt: Timestamp.date(overflow ? .max : expiresAt), sha256: new.sha256, size: new.size,
-            source: new.source, mode: new.mode, hasConvertedJSON: new.convertedJSON != nil,
-            // Results never change, so the id alone is a strong validator of the stored JSON.
-            etag: "\"\(id)\""
-        )
-        return StoredResult(summary: summary, report: new.report, convertedJSON: new.convertedJSON)
     }
 
     static func decodeResult(_ row: SQLiteRow) throws -> StoredResult {
@@ -62,6 +38,11 @@ extension SQLiteResultStore {
         }
         let summary = try decodeSummary(row, hasJSON: json != nil)
         return StoredResult(summary: summary, report: Array(report.readableBytesView), convertedJSON: json)
+    }
+
+    static func decodeReport(_ row: SQLiteRow) throws -> StoredReport {
+        guard let report = row.column("report")?.blob else { throw unexpected("report") }
+        return StoredReport(summary: try decodeSummary(row), report: Array(report.readableBytesView))
     }
 
     static func decodeSummary(_ row: SQLiteRow) throws -> ResultSummary {
@@ -89,21 +70,6 @@ extension SQLiteResultStore {
 
     private static func unexpected(_ column: String) -> ResultStoreError {
         ResultStoreError(.storageFailure, "unexpected stored value in column \(column)")
-    }
-
-    /// Checks a caller's input and normalises the digest to lower case.
-    static func validated(_ new: NewResult) throws(ResultStoreError) -> NewResult {
-        var new = new
-        new.sha256 = new.sha256.lowercased()
-        guard !new.tenant.isEmpty else { throw ResultStoreError(.invalidArgument, "the tenant is empty") }
-        guard new.sha256.utf8.count == 64, new.sha256.utf8.allSatisfy({ $0.isHexDigit }) else {
-            throw ResultStoreError(.invalidArgument, "sha256 must be 64 hex digits")
-        }
-        guard new.size >= 0 else { throw ResultStoreError(.invalidArgument, "size must not be negative") }
-        if case .url(let url) = new.source, url.isEmpty || url == "upload" {
-            throw ResultStoreError(.invalidArgument, "a URL source must be a URL")
-        }
-        return new
     }
 
     /// Runs `body`, turning SQLite's errors into ``ResultStoreError``s.
@@ -136,11 +102,5 @@ extension SQLiteResultStore {
             throw ResultStoreError(.storageFailure, "cannot create \(directory.path): \(error)")
         }
         return url.standardizedFileURL.path
-    }
-}
-
-private extension UInt8 {
-    var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import SQLiteNIO
 
 /// The embedded ``ResultStore``: one SQLite file in WAL mode with `synchronous=FULL`, so a result
@@ -47,27 +48,40 @@ public final class SQLiteResultStore: ResultStore {
         }
         let path = try prepareDatabasePath(configuration.path)
         let busyTimeout = max(0, configuration.busyTimeout.storeMilliseconds)
+        // One thread per connection, owned by this store. SQLite's busy handler sleeps on the thread
+        // that runs the statement; on sqlite-nio's default NIOThreadPool.singleton (one thread per
+        // core: two on a 2-core machine, shared by every store in the process) two stores waiting
+        // for the file's write lock took every thread, so the store holding the lock could not run
+        // its next statement (its COMMIT) until busy_timeout ran out. With a thread per connection
+        // a waiting writer blocks only its own thread.
+        let threadPool = NIOThreadPool(numberOfThreads: 1 + configuration.readerCount)
+        threadPool.start()
+        let eventLoop = MultiThreadedEventLoopGroup.singleton.any()
+        func connect() async throws -> SQLiteConnection {
+            try await SQLiteConnection.open(storage: .file(path: path), threadPool: threadPool, logger: logger, on: eventLoop)
+        }
         var opened: [SQLiteConnection] = []
         do {
             return try await mappingErrors {
-                let writer: SQLiteConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                let writer = try await connect()
                 opened.append(writer)
                 try await writer.configure(busyTimeoutMilliseconds: busyTimeout, readOnly: false)
                 let version = try await SQLiteMigrator.migrate(
                     writer, migrations: migrations, nowMilliseconds: Timestamp.milliseconds(now()), logger: logger)
                 var readers: [SQLiteConnection] = []
                 for _ in 0..<configuration.readerCount {
-                    let reader: SQLiteConnection = try await SQLiteConnection.open(storage: .file(path: path), logger: logger)
+                    let reader = try await connect()
                     opened.append(reader)
                     try await reader.configure(busyTimeoutMilliseconds: busyTimeout, readOnly: true)
                     readers.append(reader)
                 }
-                let pool = SQLiteConnectionPool(writer: writer, readers: readers)
+                let pool = SQLiteConnectionPool(writer: writer, readers: readers, threadPool: threadPool)
                 logger.info("result store open", metadata: ["path": "\(path)", "schemaVersion": "\(version)"])
                 return SQLiteResultStore(configuration: configuration, schemaVersion: version, pool: pool, now: now, logger: logger)
             }
         } catch {
             for connection in opened { try? await connection.close() }
+            try? await threadPool.shutdownGracefully()
             throw error
         }
     }
@@ -80,7 +94,7 @@ public final class SQLiteResultStore: ResultStore {
     // MARK: - ResultStore
 
     public func put(_ new: NewResult) async throws -> PutOutcome {
-        let new = try Self.validated(new)
+        let new = try new.validated()
         let retention = max(0, configuration.retention.storeMilliseconds)
         return try await Self.mappingErrors {
             try await pool.withConnection(.writer) { [now, logger] db in
@@ -96,7 +110,17 @@ public final class SQLiteResultStore: ResultStore {
                     ).first {
                         return PutOutcome(result: try Self.decodeResult(row), created: false)
                     }
-                    let stored = Self.makeResult(new, createdAt: createdAt, retention: retention)
+                    if let quota = new.quota {
+                        // BEGIN IMMEDIATE holds the write lock: no other writer can slip in between.
+                        let usage = try await db.run("""
+                            SELECT count(*) AS results, coalesce(sum(stored_bytes), 0) AS bytes FROM results
+                            WHERE tenant = ?1 AND expires_at > ?2
+                            """, [.text(new.tenant), .integer(Int(createdAt))]).first
+                        try quota.check(
+                            count: usage?.column("results")?.integer ?? 0,
+                            usedBytes: Int64(usage?.column("bytes")?.integer ?? 0), adding: new.storedBytes)
+                    }
+                    let stored = new.stored(createdAt: createdAt, retention: retention)
                     try await db.run(Self.insertStatement, Self.insertBinds(stored, policyDigest: new.policyDigest))
                     return PutOutcome(result: stored, created: true)
                 }
@@ -105,14 +129,29 @@ public final class SQLiteResultStore: ResultStore {
     }
 
     public func get(tenant: String, id: String) async throws -> StoredResult? {
+        try await select(Columns.full, tenant: tenant, id: id, Self.decodeResult)
+    }
+
+    public func summary(tenant: String, id: String) async throws -> ResultSummary? {
+        try await select(Columns.summary, tenant: tenant, id: id, Self.decodeSummary)
+    }
+
+    public func report(tenant: String, id: String) async throws -> StoredReport? {
+        try await select(Columns.report, tenant: tenant, id: id, Self.decodeReport)
+    }
+
+    /// One unexpired row of the tenant by id, with the given columns.
+    private func select<T: Sendable>(
+        _ columns: String, tenant: String, id: String, _ decode: @escaping @Sendable (SQLiteRow) throws -> T
+    ) async throws -> T? {
         guard ResultID.isWellFormed(id) else { return nil }
         let nowMilliseconds = Timestamp.milliseconds(now())
         return try await Self.mappingErrors {
             try await pool.withConnection(.reader) { db in
                 let rows = try await db.run(
-                    "SELECT \(Columns.full) FROM results WHERE id = ?1 AND tenant = ?2 AND expires_at > ?3",
+                    "SELECT \(columns) FROM results WHERE id = ?1 AND tenant = ?2 AND expires_at > ?3",
                     [.text(id), .text(tenant), .integer(Int(nowMilliseconds))])
-                return try rows.first.map(Self.decodeResult)
+                return try rows.first.map(decode)
             }
         }
     }

@@ -3,9 +3,9 @@ import Testing
 @testable import ArchiveGateStore
 
 /// Newest-first cursor pagination, and expiry before and after the purge.
-@Suite(.timeLimit(.minutes(2))) struct SQLiteResultStorePaginationTests {
-    @Test func pagesCoverEveryResultOnceNewestFirstEvenWithTiedTimestamps() async throws {
-        try await withStore { store, clock, _ in
+extension ResultStoreConformance {
+    static func pagesCoverEveryResultOnceNewestFirstEvenWithTiedTimestamps(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, clock, _ in
             var ids: [(createdAt: Date, id: String)] = []
             // Three instants, nine results each: most neighbours share createdAt and are ordered by id.
             for instant in 0..<3 {
@@ -23,8 +23,8 @@ import Testing
         }
     }
 
-    @Test func resultsAddedWhilePagingDoNotShiftLaterPages() async throws {
-        try await withStore { store, clock, _ in
+    static func resultsAddedWhilePagingDoNotShiftLaterPages(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, clock, _ in
             for seed in 0..<6 {
                 _ = try await store.put(Sample.result(seed: seed))
                 clock.advance(seconds: 1)
@@ -38,8 +38,8 @@ import Testing
         }
     }
 
-    @Test func anExactlyFullLastPageHasNoNextCursor() async throws {
-        try await withStore { store, _, _ in
+    static func anExactlyFullLastPageHasNoNextCursor(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _, _ in
             for seed in 0..<4 { _ = try await store.put(Sample.result(seed: seed)) }
             let page = try await store.list(tenant: "acme", limit: 4, cursor: nil)
             #expect(page.items.count == 4)
@@ -47,8 +47,8 @@ import Testing
         }
     }
 
-    @Test func theLimitIsCappedByTheMaximumPageSize() async throws {
-        try await withStore { store, _, _ in
+    static func theLimitIsCappedByTheMaximumPageSize(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store, _, _ in
             for seed in 0..<55 { _ = try await store.put(Sample.result(seed: seed)) }
             let page = try await store.list(tenant: "acme", limit: 1000, cursor: nil)
             #expect(page.items.count == 50)
@@ -56,22 +56,8 @@ import Testing
         }
     }
 
-    @Test func listingUsesThePaginationIndex() async throws {
-        try await withStore { store, _, _ in
-            let plan = try await store.pool.withConnection(.reader) { db in
-                try await db.run("""
-                    EXPLAIN QUERY PLAN SELECT \(Columns.summary) FROM results
-                    WHERE tenant = 'acme' AND expires_at > 0 AND (created_at, id) < (5, 'x')
-                    ORDER BY created_at DESC, id DESC LIMIT 10
-                    """).compactMap { $0.column("detail")?.string }
-            }
-            #expect(plan.contains { $0.contains("results_by_tenant_created") }, "plan: \(plan)")
-            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "plan: \(plan)")
-        }
-    }
-
-    @Test func expiredResultsAreInvisibleBeforeThePurge() async throws {
-        try await withStore(retention: .seconds(60)) { store, clock, _ in
+    static func expiredResultsAreInvisibleBeforeThePurge(_ kind: StoreKind) async throws {
+        try await withStore(kind, retention: .seconds(60)) { store, clock, _ in
             let old = try await store.put(Sample.result(seed: 1)).result
             clock.advance(seconds: 30)
             let young = try await store.put(Sample.result(seed: 2)).result
@@ -84,9 +70,9 @@ import Testing
         }
     }
 
-    @Test func purgeRemovesExactlyTheExpiredResults() async throws {
-        try await withStore(retention: .seconds(60)) { store, clock, _ in
-            let expiring = SQLiteResultStore.purgeBatchSize + 3 // more than one batch
+    static func purgeRemovesExactlyTheExpiredResults(_ kind: StoreKind) async throws {
+        try await withStore(kind, retention: .seconds(60)) { store, clock, _ in
+            let expiring = max(SQLiteResultStore.purgeBatchSize, PostgresResultStore.purgeBatchSize) + 3 // more than one batch
             for seed in 0..<expiring { _ = try await store.put(Sample.result(tenant: "t\(seed % 3)", seed: seed)) }
             clock.advance(seconds: 59)
             let live = try await store.put(Sample.result(seed: 100_000)).result
@@ -97,36 +83,5 @@ import Testing
             #expect(try await store.get(tenant: "acme", id: live.id) == live)
             #expect(try await store.purgeExpired() == 0)
         }
-    }
-}
-
-/// The cursor's text form.
-@Suite struct ResultCursorTests {
-    @Test func aCursorSurvivesItsTextForm() throws {
-        let cursor = ResultCursor(createdAtMilliseconds: 1_800_000_000_123, id: ResultID.generate())
-        #expect(try ResultCursor(cursor.description) == cursor)
-        #expect(cursor.description.utf8.allSatisfy(Base64URL.isAlphabetByte))
-    }
-
-    @Test func cursorsThisStoreDidNotIssueAreRefused() {
-        let id = ResultID.generate()
-        let forged = [
-            "", "%%%", "A", String(repeating: "A", count: 200),
-            Base64URL.encode(Array("2:5:\(id)".utf8)),   // unknown version
-            Base64URL.encode(Array("1:-5:\(id)".utf8)),  // negative time
-            Base64URL.encode(Array("1:05:\(id)".utf8)),  // non-canonical number
-            Base64URL.encode(Array("1:5:short".utf8)),   // not an id
-            Base64URL.encode(Array("1:5:\(id):x".utf8)), // trailing field
-            Base64URL.encode(Array("1:5:\(id)".utf8)) + "=",
-        ]
-        for text in forged {
-            #expect(throws: ResultStoreError(.invalidCursor, ""), "\(text)") { try ResultCursor(text) }
-        }
-    }
-
-    @Test func idsAre128RandomBitsInBase64URL() {
-        let ids = (0..<1000).map { _ in ResultID.generate() }
-        #expect(Set(ids).count == ids.count)
-        #expect(ids.allSatisfy { ResultID.isWellFormed($0) && Base64URL.decode($0)?.count == 16 })
     }
 }

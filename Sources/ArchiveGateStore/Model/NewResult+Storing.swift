@@ -1,0 +1,39 @@
+/// The rules every store applies to a caller's ``NewResult``: one place, so SQLite and PostgreSQL
+/// refuse and stamp results identically.
+extension NewResult {
+    /// Checks the input and normalises the digest to lower case.
+    /// - Throws: ``ResultStoreError/Code/invalidArgument``.
+    func validated() throws(ResultStoreError) -> NewResult {
+        var new = self
+        new.sha256 = new.sha256.lowercased()
+        guard !new.tenant.isEmpty else { throw ResultStoreError(.invalidArgument, "the tenant is empty") }
+        guard new.sha256.utf8.count == 64, new.sha256.utf8.allSatisfy({ $0.isLowerHexDigit }) else {
+            throw ResultStoreError(.invalidArgument, "sha256 must be 64 hex digits")
+        }
+        guard new.size >= 0 else { throw ResultStoreError(.invalidArgument, "size must not be negative") }
+        if case .url(let url) = new.source, url.isEmpty || url == "upload" {
+            throw ResultStoreError(.invalidArgument, "a URL source must be a URL")
+        }
+        return new
+    }
+
+    /// The row to insert, with the id, timestamps and ETag the store assigns.
+    func stored(createdAt: Int64, retention: Int64) -> StoredResult {
+        let (expiresAt, overflow) = createdAt.addingReportingOverflow(retention)
+        let id = ResultID.generate()
+        let summary = ResultSummary(
+            id: id, tenant: tenant, createdAt: Timestamp.date(createdAt),
+            expiresAt: Timestamp.date(overflow ? .max : expiresAt), sha256: sha256, size: size,
+            source: source, mode: mode, hasConvertedJSON: convertedJSON != nil,
+            // Results never change, so the id alone is a strong validator of the stored JSON.
+            etag: "\"\(id)\""
+        )
+        return StoredResult(summary: summary, report: report, convertedJSON: convertedJSON)
+    }
+}
+
+private extension UInt8 {
+    var isLowerHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+    }
+}
