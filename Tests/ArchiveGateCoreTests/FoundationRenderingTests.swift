@@ -169,11 +169,6 @@ import Testing
                                   #"{"root":{"top":1,"left":2,"bottom":3.5,"right":4}}"#)
     }
 
-    @Test func appleInlineRangesRenderLikeCorelibsRanges() throws {
-        let bytes = HandBuilt.object("NSValue", ["NS.special": 4, "NS.rangeval.location": 7, "NS.rangeval.length": 0])
-        #expect(try Inspect.json(bytes) == #"{"root":{"location":7,"length":0}}"#)
-    }
-
     @Test func attributedStringsRenderStringAttributesAndRuns() throws {
         let plain = NSAttributedString(string: "hello", attributes: [NSAttributedString.Key("k"): "v"])
         try expectFoundationPlain(plain, #"{"root":{"string":"hello","attributes":{"k":"v"}}}"#)

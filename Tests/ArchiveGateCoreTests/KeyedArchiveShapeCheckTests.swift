@@ -252,6 +252,9 @@ import Testing
         Case(rule: "NSValue range with one inline and one referenced number", code: "archive.shape_mismatch", key: "NS.rangeval.length") {
             root("NSValue") { builder in ["NS.special": 4, "NS.rangeval.location": .uid(builder.add(239)), "NS.rangeval.length": 384] }
         },
+        Case(rule: "NSValue range with both numbers inline (oracle --seed 5 --only 8996)", code: "archive.shape_mismatch", key: "NS.rangeval.location") {
+            root("NSValue") { _ in ["NS.special": 4, "NS.rangeval.location": 7, "NS.rangeval.length": 0] }
+        },
         Case(rule: "NSValue without NS.special or an ObjC type", code: "archive.missing_field", key: "NS.special") {
             root("NSValue") { builder in ["NS.sizeval": .uid(builder.add("{3.0, 4.25}"))] }
         },

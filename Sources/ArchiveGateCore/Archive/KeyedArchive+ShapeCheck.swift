@@ -204,14 +204,18 @@ extension KeyedArchive {
         }
     }
 
-    /// An NSValue range's two numbers are both inline (Apple's layout) or both references to
-    /// numbers (corelibs' layout, read with `decodeObject`, which refuses an inline one); no
-    /// archiver writes one of each.
+    /// An NSValue range's two numbers are references to NSNumber objects: corelibs reads them with
+    /// `decodeObject` (an inline number is refused), and the real-device archives we hold (iLEAPP's
+    /// `e76acf34957f6d2e.bplist`) are written that way too. An inline number (oracle --seed 5
+    /// --only 8996) is a shape mismatch; stricter than any reader that would take an inline
+    /// integer, by evidence of what Apple writes.
     private func checkRangeLayout(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let location = field(uid, "NS.rangeval.location"), let length = field(uid, "NS.rangeval.length"),
-              (referencedUID(location) == nil) != (referencedUID(length) == nil) else { return nil }
-        let inlineKey = referencedUID(location) == nil ? "NS.rangeval.location" : "NS.rangeval.length"
-        return ShapeProblem(.shapeMismatch, key: inlineKey, "\(className) \(inlineKey) is inline but the other range number is a reference")
+        for key: StaticString in ["NS.rangeval.location", "NS.rangeval.length"] {
+            if let value = field(uid, key), referencedUID(value) == nil {
+                return ShapeProblem(.shapeMismatch, key: "\(key)", "\(className) \(key) is inline; Foundation reads a reference to an NSNumber")
+            }
+        }
+        return nil
     }
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
