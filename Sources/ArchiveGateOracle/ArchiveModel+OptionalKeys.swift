@@ -8,7 +8,8 @@ extension ArchiveModel {
         (["NSError"], "NSUserInfo"),
         (["NSAttributedString", "NSMutableAttributedString"], "NSAttributeInfo"),
         (["NSURL"], "NS.base"),
-    ]
+    ] + ["NS.namePrefix", "NS.givenName", "NS.middleName", "NS.familyName", "NS.nameSuffix", "NS.nickname",
+         "NS.phoneticRepresentation"].map { (["NSPersonNameComponents"], $0) }
 
     /// The archive with each absent optional key written as `$null` — what Apple's decoder reads
     /// for an absent key (nil) and corelibs reads without complaint — or nil when no object lacks

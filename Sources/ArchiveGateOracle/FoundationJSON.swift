@@ -41,6 +41,11 @@ struct FoundationJSON {
             string(zone.name)
         case let locale as NSLocale:
             string(locale.object(forKey: .identifier) as? String ?? "")
+        case let name as NSPersonNameComponents:
+            writeNameComponents(name)
+        case let interval as NSDateInterval:
+            append("{\"start\":"); write(interval.startDate as NSDate)
+            append(",\"end\":"); write(interval.endDate as NSDate); append("}")
         case let indexes as NSIndexSet:
             append("[")
             var first = true
@@ -68,6 +73,23 @@ struct FoundationJSON {
         default:
             append("{\"\\u0001unexpected\":"); string(String(describing: type(of: value))); append("}")
         }
+    }
+
+    /// ArchiveGate's members, in its order; an absent part is `null`.
+    private mutating func writeNameComponents(_ name: NSPersonNameComponents) {
+        let parts: [(String, String?)] = [
+            ("namePrefix", name.namePrefix), ("givenName", name.givenName), ("middleName", name.middleName),
+            ("familyName", name.familyName), ("nameSuffix", name.nameSuffix), ("nickname", name.nickname),
+        ]
+        append("{")
+        for (key, value) in parts {
+            string(key); append(":")
+            if let value { string(value) } else { append("null") }
+            append(",")
+        }
+        append("\"phoneticRepresentation\":")
+        if let phonetic = name.phoneticRepresentation { write(phonetic as NSPersonNameComponents) } else { append("null") }
+        append("}")
     }
 
     private mutating func writeNumber(_ number: NSNumber) {

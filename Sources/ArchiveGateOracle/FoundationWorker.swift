@@ -23,6 +23,7 @@ enum FoundationWorker {
         NSNull.self, NSSet.self, NSMutableSet.self, NSOrderedSet.self, NSMutableOrderedSet.self, NSURL.self, NSUUID.self,
         NSValue.self, NSAttributedString.self, NSMutableAttributedString.self, NSDecimalNumber.self,
         NSIndexSet.self, NSMutableIndexSet.self, NSError.self, NSLocale.self, NSTimeZone.self,
+        NSPersonNameComponents.self, NSDateInterval.self,
     ]
 
     /// The children's stack limit; ORACLE_CHILD_STACK_KIB overrides it (for checking that a verdict

@@ -4,11 +4,12 @@ enum KnownCorelibsBug: String, CaseIterable {
     /// corelibs' `decodeObject(of:forKey:)` fails the whole decode ("No value found for key …")
     /// when the key is absent; Apple's returns nil and the class carries on. So corelibs refuses an
     /// NSAttributedString without `NSAttributeInfo` (which its own archiver, like Apple's, omits for
-    /// a single attribute run: it cannot decode its own output), an NSError without `NSUserInfo`
-    /// and an NSURL without `NS.base`; inside a collection the failed object becomes a nil that
+    /// a single attribute run: it cannot decode its own output), an NSError without `NSUserInfo`,
+    /// an NSURL without `NS.base` and an NSPersonNameComponents without one of its parts (its own
+    /// archiver omits nil parts as well); inside a collection the failed object becomes a nil that
     /// traps. Discounted for those optional keys only, and only when Foundation decodes the archive
     /// with them written as `$null` (Apple's reading) to our JSON (`Oracle.classify`).
-    case missingOptionalKey = "corelibs: absent optional key (NSAttributeInfo, NSUserInfo, NS.base) is an error"
+    case missingOptionalKey = "corelibs: absent optional key (NSAttributeInfo, NSUserInfo, NS.base, NSPersonNameComponents parts) is an error"
 
     /// corelibs' `NSDecimalNumber.init(coder:)` reads `NS.mantissa` with `decodeObject(forKey:)`,
     /// which secure coding refuses for an inline data value (Apple's layout), so every archived
