@@ -66,10 +66,6 @@ struct Oracle {
     }
 
     func classify(_ bytes: [UInt8]) -> (Classification, ours: OurVerdict, foundation: (status: WorkerStatus, payload: [UInt8])) {
-        if let model = ArchiveModel(bytes: bytes), KnownCoreTrap.nsurlBaseThatCannotBridge(model) {
-            return (Classification(outcome: .oursTrapped, label: "NSURL base NSURL cannot bridge to URL (KeyedArchive+URL)", detail: ""),
-                    .invalid(rule: "trap", detail: "not run: ArchiveGate would trap"), (.refused, []))
-        }
         let start = DispatchTime.now().uptimeNanoseconds
         let ours = ourVerdict(bytes)
         timing.ours += DispatchTime.now().uptimeNanoseconds - start

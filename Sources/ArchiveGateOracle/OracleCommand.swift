@@ -116,7 +116,7 @@ enum OracleCommand {
         }
         print(tally.table())
         print(tally.details())
-        let failures = tally.count(.falseValid) + tally.count(.wrongJSON) + tally.count(.harnessError) + tally.count(.oursTrapped)
+        let failures = tally.count(.falseValid) + tally.count(.wrongJSON) + tally.count(.harnessError)
         print(failures == 0 ? "\nPASS: no false-valid, no wrong-json" : "\nFAIL: \(failures) archives ArchiveGate calls valid disagree with Foundation (or the oracle failed on them)")
         exit(failures == 0 ? 0 : 1)
     }

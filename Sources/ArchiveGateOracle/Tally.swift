@@ -20,7 +20,7 @@ struct Tally {
                 stricterOnUnmutated[classification.label] = ((previous?.count ?? 0) + 1, previous?.example ?? index)
             }
         case .discounted: discounted[classification.label, default: 0] += 1
-        case .falseValid, .wrongJSON, .harnessError, .oursTrapped:
+        case .falseValid, .wrongJSON, .harnessError:
             let key = "\(classification.outcome.rawValue) \(family.rawValue) \(note) (\(classification.label))"
             let previous = failureKinds[key]
             failureKinds[key] = ((previous?.count ?? 0) + 1, previous?.example ?? index)
@@ -32,7 +32,7 @@ struct Tally {
 
     /// The table printed at the end of a run (Markdown, pasted as is into docs/RELIABILITY.md).
     func table() -> String {
-        let columns: [Outcome] = [.agreeValid, .agreeInvalid, .falseValid, .wrongJSON, .stricter, .discounted, .harnessError, .oursTrapped]
+        let columns: [Outcome] = [.agreeValid, .agreeInvalid, .falseValid, .wrongJSON, .stricter, .discounted, .harnessError]
         var lines = ["| family | tried | " + columns.map(\.rawValue).joined(separator: " | ") + " |",
                      "|---|---:|" + String(repeating: "---:|", count: columns.count)]
         for family in counts.keys.sorted() {

@@ -14,8 +14,6 @@ enum Outcome: String, CaseIterable {
     case discounted
     /// The oracle itself failed on this archive (its JSON writer trapped). Must be 0; fails the run.
     case harnessError = "harness-error"
-    /// ArchiveGate would trap on it (`KnownCoreTrap`); not run. Must be 0; fails the run.
-    case oursTrapped = "ours-trapped"
 }
 
 /// ArchiveGate's verdict on one archive, as `archivegate validate` + `convert` give it.
