@@ -60,7 +60,7 @@ extension JSONOutput {
             millisecondOfDay += 86_400_000
             days -= 1
         }
-        let (year, month, day) = Self.civilDate(daysSinceEpoch: days)
+        let (year, month, day) = CivilDate.fromDays(sinceEpoch: days)
         // `"YYYY-MM-DDTHH:MM:SS.mmmZ"`: 26 bytes, written into a stack buffer and appended at once.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { text in
             text.initialize(repeating: UInt8(ascii: "0"))
@@ -82,19 +82,6 @@ extension JSONOutput {
             text[25] = UInt8(ascii: "\"")
             append(contentsOf: UnsafeBufferPointer(text))
         }
-    }
-
-    /// Proleptic Gregorian year, month and day of a day count since 1970-01-01 (Hinnant's algorithm).
-    static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
-        let shifted = daysSinceEpoch + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Writes `value` right-aligned in `width` digits at `offset` (the slots already hold `0`).

@@ -114,15 +114,8 @@ public enum XMLPropertyListWriter {
         let days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
         let secondOfDay = total - days * 86_400
         // Civil from days (the inverse of `XMLPropertyListReader.daysSince1970`).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (civilYear, civilMonth, civilDay) = CivilDate.fromDays(sinceEpoch: Int64(days))
+        let (year, month, day) = (Int(civilYear), Int(civilMonth), Int(civilDay))
         func two(_ number: Int) -> String { number < 10 ? "0\(number)" : String(number) }
         let yearText = year < 0 ? "-" + pad(-year) : pad(year)
         return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):\(two(secondOfDay % 60))Z"
