@@ -40,9 +40,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 "ArchiveGateServer",
                 "ArchiveGateFetch",
-                "CSQLite3",
+                "ArchiveGateSQLiteRead",
             ]
         ),
+        // Read-only access to forensic SQLite databases for `archivegate scan-db`, over the system
+        // SQLite (URI opens); it hides CSQLite3 from its clients, which also load sqlite-nio's SQLite.
+        .target(name: "ArchiveGateSQLiteRead", dependencies: ["CSQLite3"]),
         // The system SQLite, for `archivegate scan-db` (read-only URI opens of forensic databases).
         .systemLibrary(name: "CSQLite3", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The HTTP service: Hummingbird app, tenants, auth, limits, problem+json, metrics.

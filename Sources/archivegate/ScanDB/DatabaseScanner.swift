@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateSQLiteRead
 import Foundation
 
 /// Walks the BLOB cells of a database's tables (optionally only some tables and columns), decodes

@@ -1,3 +1,4 @@
+import ArchiveGateSQLiteRead
 import Foundation
 
 /// Decides how to read a database without touching it, and opens it.

@@ -1,22 +1,29 @@
-import CSQLite3
+// The system SQLite stays an implementation detail of this module: `archivegate` also links
+// sqlite-nio (through the store), whose vendored SQLite declares the same C structs in another
+// clang module, and a Swift module that loads both fails to build ("'sqlite3_module' has different
+// definitions in different modules"). Clients of this module never load CSQLite3. (The compiler's
+// library-evolution warning does not apply: no CSQLite3 type is part of any layout here; the
+// handles are stdlib `OpaquePointer`s.)
+@_implementationOnly import CSQLite3
 import Foundation
 
 /// A SQLite database opened only for reading, through a URI filename (`mode=ro`, or `immutable=1`
 /// for a private copy), so that scanning never writes to it: no journal, no WAL checkpoint, no
 /// `-shm` created beside the evidence.
-final class ReadOnlyDatabase {
-    struct Failure: Error, CustomStringConvertible {
-        var code: Int32
-        var message: String
-        var description: String { "SQLite error \(code): \(message)" }
-        var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+public final class ReadOnlyDatabase {
+    public struct Failure: Error, CustomStringConvertible {
+        public var code: Int32
+        public var message: String
+        public var description: String { "SQLite error \(code): \(message)" }
+        /// The database is locked by another connection (busy or locked).
+        public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     }
 
     private var handle: OpaquePointer?
 
     /// Opens `path` read-only; `immutable` also tells SQLite nothing else can change the file (no
     /// locking at all), which is only true for a copy this process made.
-    init(path: String, immutable: Bool) throws {
+    public init(path: String, immutable: Bool) throws {
         let uri = "file:" + Self.uriEscaped(path) + (immutable ? "?immutable=1" : "?mode=ro")
         let status = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK else {
@@ -33,7 +40,7 @@ final class ReadOnlyDatabase {
     deinit { sqlite3_close_v2(handle) }
 
     /// Runs `sql` and calls `row` for each result row until it returns false.
-    func query(_ sql: String, _ row: (Row) throws -> Bool) throws {
+    public func query(_ sql: String, _ row: (Row) throws -> Bool) throws {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else { throw lastFailure() }
         defer { sqlite3_finalize(statement) }
@@ -46,34 +53,38 @@ final class ReadOnlyDatabase {
     }
 
     /// One result row; valid only inside the `query` callback.
-    struct Row {
+    public struct Row {
         fileprivate let statement: OpaquePointer?
 
-        var count: Int { Int(sqlite3_column_count(statement)) }
+        /// The number of columns.
+        public var count: Int { Int(sqlite3_column_count(statement)) }
 
-        func isBlob(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_BLOB }
+        /// Whether the column holds a BLOB.
+        public func isBlob(_ column: Int) -> Bool { sqlite3_column_type(statement, Int32(column)) == SQLITE_BLOB }
 
-        func integer(_ column: Int) -> Int64? {
+        /// The column as an integer, nil unless it holds one.
+        public func integer(_ column: Int) -> Int64? {
             sqlite3_column_type(statement, Int32(column)) == SQLITE_INTEGER ? sqlite3_column_int64(statement, Int32(column)) : nil
         }
 
-        func text(_ column: Int) -> String? {
+        /// The column as text (SQLite converts other types).
+        public func text(_ column: Int) -> String? {
             sqlite3_column_text(statement, Int32(column)).map { String(cString: $0) }
         }
 
         /// At most `limit` bytes of a BLOB column (more than that is enough to report the size limit).
-        func blob(_ column: Int, limit: Int) -> [UInt8] {
+        public func blob(_ column: Int, limit: Int) -> [UInt8] {
             let count = min(Int(sqlite3_column_bytes(statement, Int32(column))), limit)
             guard count > 0, let base = sqlite3_column_blob(statement, Int32(column)) else { return [] }
             return Array(UnsafeRawBufferPointer(start: base, count: count))
         }
 
         /// The BLOB's full size, for progress.
-        func size(_ column: Int) -> Int { Int(sqlite3_column_bytes(statement, Int32(column))) }
+        public func size(_ column: Int) -> Int { Int(sqlite3_column_bytes(statement, Int32(column))) }
     }
 
     /// A name as a quoted SQL identifier.
-    static func quoted(_ name: String) -> String {
+    public static func quoted(_ name: String) -> String {
         "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
