@@ -134,6 +134,9 @@ import Testing
         Case(rule: "NSTimeZone NS.name is not a time zone", code: "archive.invalid_value", key: "NS.name") {
             root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Nowhere/City")), "NS.data": .uid(0)] }
         },
+        Case(rule: "NSTimeZone NS.name is a zone name with a NUL (oracle --seed 7 --only 16545)", code: "archive.invalid_value", key: "NS.name") {
+            root("NSTimeZone") { builder in ["NS.name": .uid(builder.add("Europe/Paris\u{0}")), "NS.data": .uid(0)] }
+        },
         Case(rule: "NSTimeZone NS.name is inline", code: "archive.shape_mismatch", key: "NS.name") {
             HandBuilt.object("NSTimeZone", ["NS.name": "Europe/Paris"])
         },
@@ -173,6 +176,10 @@ import Testing
                 ["NS.special": 12, "NS.edgeval.top": .real(1), "NS.edgeval.left": .uid(builder.add(21)),
                  "NS.edgeval.bottom": .real(3), "NS.edgeval.right": .real(4.5)]
             }
+        },
+        Case(rule: "NSValue edge inset is an integer beyond 64 bits (oracle --seed 7 --only 562045)", code: "archive.invalid_value", key: "NS.special") {
+            HandBuilt.object("NSValue", ["NS.special": 12, "NS.edgeval.top": .real(1), "NS.edgeval.left": .real(2),
+                                         "NS.edgeval.bottom": .integer(1_180_591_620_717_411_303_424), "NS.edgeval.right": .real(4.5)])
         },
         Case(rule: "NSError NSUserInfo key is data", code: "archive.shape_mismatch", key: "NSUserInfo") {
             root("NSError") { builder in
@@ -290,6 +297,9 @@ import Testing
             HandBuilt.decimal(mantissa: 1, exponent: 0, negative: false, length: 9)
         },
         Case(rule: "NSIndexSet without NSRangeCount", code: "archive.invalid_value") { HandBuilt.object("NSIndexSet", [:]) },
+        Case(rule: "NSIndexSet range ending past NSNotFound (oracle --seed 7 --only 399311)", code: "archive.invalid_value") {
+            HandBuilt.object("NSIndexSet", ["NSRangeCount": 1, "NSLocation": .integer(Int128(Int64.max)), "NSLength": 2])
+        },
         // Nested: the pointer is the object's place in the plain JSON.
         Case(rule: "a malformed NSString inside an array", code: "archive.shape_mismatch", path: "/root/1", key: "NS.string") {
             HandBuilt.root { builder in

@@ -35,8 +35,10 @@ extension KeyedArchive {
         case 12:
             var insets = [Double]()
             for key: StaticString in ["NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"] {
-                // Read with decodeDouble, which does not follow a UID: inline only.
-                guard let index = field(uid, key), plist[index].kind == .real || plist[index].kind == .integer,
+                // Read with decodeDouble, which does not follow a UID: inline only. An integer beyond
+                // 64 bits is no number decodeDouble reads (Foundation gives 0; oracle --seed 7 --only 562045).
+                guard let index = field(uid, key),
+                      plist[index].kind == .real || (plist[index].kind == .integer && plist.int64(at: index) != nil),
                       let value = plist.double(at: index) else { return nil }
                 insets.append(value)
             }
@@ -95,16 +97,27 @@ extension KeyedArchive {
         if count == 1,
            let location = scalarField(uid, "NSLocation").flatMap(plist.int64(at:)),
            let length = scalarField(uid, "NSLength").flatMap(plist.int64(at:)), location >= 0, length >= 0 {
-            return [(UInt64(location), UInt64(length))]
+            return Self.withinIndexRange(location: UInt64(location), length: UInt64(length)) ? [(UInt64(location), UInt64(length))] : nil
         }
         guard let dataIndex = dataIndex(field(uid, "NSRangeData")), let data = plist.data(at: dataIndex) else { return nil }
         var reader = VarintReader(data)
         var ranges = [(location: UInt64, length: UInt64)]()
         while ranges.count < count, let location = reader.next(), let length = reader.next() {
+            guard Self.withinIndexRange(location: location, length: length) else { return nil }
             ranges.append((location, length))
         }
         // Foundation refuses a table with bytes left over, as one with too few.
         return ranges.count == count && reader.isAtEnd ? ranges : nil
+    }
+}
+
+extension KeyedArchive {
+    /// Whether a range of indexes ends at or before `NSNotFound` (Int.max), the largest end an
+    /// NSIndexSet can hold: a range past it overflows Foundation's arithmetic (oracle --seed 7
+    /// --only 399311 traps corelibs enumerating a range at Int.max).
+    static func withinIndexRange(location: UInt64, length: UInt64) -> Bool {
+        let (end, overflow) = location.addingReportingOverflow(length)
+        return !overflow && end <= UInt64(Int64.max)
     }
 }
 

@@ -29,7 +29,10 @@ extension KeyedArchive {
         case .dictionary:
             checkDictionary(uid, className: className, into: &problems)
         case .timeZone:
-            if let name = referencedString(uid, "NS.name"), TimeZone(identifier: name) == nil {
+            // TimeZone(identifier:) reads the name as a C string, so "Europe/Paris\0" would pass
+            // as Paris; Foundation's decoder refuses it (oracle --seed 7 --only 16545).
+            if let name = referencedString(uid, "NS.name"),
+               name.unicodeScalars.contains(where: { $0.value < 0x20 }) || TimeZone(identifier: name) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
             }
         case .value:
