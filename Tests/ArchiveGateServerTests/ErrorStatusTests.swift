@@ -65,21 +65,26 @@ import Testing
     }
 
     @Test func overTheRateLimitIs429WithRetryAfter() async throws {
+        // The tenant may make 1 request/s with a burst of 3. Twelve requests sent at once cannot all
+        // be served however slowly the machine runs them (sent one after another, each taking a
+        // second on a loaded machine, they could be): the burst is served, the rest get 429.
         let archive = try Fixtures.plainArchive()
         try await TestServer.run { port in
-            var statuses: [Int] = []
-            var retryAfter: String?
-            for _ in 0..<6 {
-                let reply = try await TestServer.send("/v1/validate", port: port, key: TestTenant.tiny.key, body: archive)
-                statuses.append(reply.status)
-                if reply.status == 429 {
-                    retryAfter = reply.headers.first(name: "Retry-After")
-                    #expect(reply.json["code"] as? String == "tenant.rate_limited")
+            let replies = try await withThrowingTaskGroup(of: TestReply.self) { group in
+                for _ in 0..<12 {
+                    group.addTask { try await TestServer.send("/v1/validate", port: port, key: TestTenant.tiny.key, body: archive) }
                 }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(statuses.prefix(3).allSatisfy { $0 == 200 })
-            #expect(statuses.contains(429))
-            #expect(retryAfter.flatMap(Int.init).map { $0 >= 1 } == true)
+            let statuses = replies.map(\.status)
+            #expect(statuses.allSatisfy { $0 == 200 || $0 == 429 }, "\(statuses)")
+            #expect(statuses.filter { $0 == 200 }.count >= 3, "the burst is served: \(statuses)")
+            let limited = replies.filter { $0.status == 429 }
+            #expect(!limited.isEmpty, "\(statuses)")
+            for reply in limited {
+                #expect(reply.json["code"] as? String == "tenant.rate_limited")
+                #expect(reply.headers.first(name: "Retry-After").flatMap(Int.init).map { $0 >= 1 } == true)
+            }
         }
     }
 

@@ -109,7 +109,9 @@ import Testing
 
     @Test func concurrentFetchesPerTenantAreLimited() async throws {
         // Each fetch stalls on a slow body; the limit is 1, so a second one at the same time is a 429.
-        let origin = try TestHTTPServer { _ in .stream(chunk: [0x41], interval: .milliseconds(100), count: 20) }
+        // The body takes 10 s, so the first fetch still runs when the second arrives even on a
+        // heavily loaded machine (with 2 s it had sometimes finished: the second got its 422).
+        let origin = try TestHTTPServer { _ in .stream(chunk: [0x41], interval: .milliseconds(100), count: 100) }
         defer { origin.stop() }
         try await TestServer.run(configure: { configuration in
             Self.allowLoopback(&configuration)
