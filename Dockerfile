@@ -14,11 +14,12 @@
 FROM swift:6.3.1-bookworm AS build
 
 # Headers and link libraries of the system-library targets (CCurl links libcurl, compression
-# links zlib). SQLite needs nothing: sqlite-nio bundles its own.
+# links zlib, CSQLite3 links the system SQLite for `archivegate scan-db`; the store's SQLite is
+# sqlite-nio's own, bundled).
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        libcurl4-openssl-dev zlib1g-dev \
+        libcurl4-openssl-dev libsqlite3-dev zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -50,7 +51,7 @@ FROM debian:bookworm-slim AS runtime
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-        ca-certificates curl libcurl4 tzdata zlib1g \
+        ca-certificates curl libcurl4 libsqlite3-0 tzdata zlib1g \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed non-root uid/gid, so volume ownership is predictable on every host.

@@ -81,6 +81,14 @@ class Tenant:
         self.max_archive_bytes = max_archive_bytes
 
 
+# server.json settings that lift the concurrent-upload caps (`memory.maxConcurrentUploads*`, at most
+# 100,000). For runs that measure something else with many connections of one tenant: throughput
+# (scripts/load, 64 connections) and the connection timeouts of robustness (a), whose slow clients
+# hold hundreds of bodies open. With the default caps (128 in total, 32 per tenant) that tenant's
+# other requests would rightly get 429 tenant.busy; the caps themselves are checked by (g) and (h).
+UNCAPPED_UPLOADS = {"memory": {"maxConcurrentUploads": 100000, "maxConcurrentUploadsPerTenant": 100000}}
+
+
 class Server:
     """`archivegate serve` with its own config folder, on a free 127.0.0.1 port."""
 

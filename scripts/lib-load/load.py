@@ -51,7 +51,8 @@ def main():
     harness.install_signal_cleanup()
     before = harness.machine()
     tenant = harness.Tenant("load")
-    server = harness.Server(args.binary, [tenant], log_level=args.log_level, label="load server").start()
+    server = harness.Server(args.binary, [tenant], log_level=args.log_level, label="load server",
+                            settings=harness.UNCAPPED_UPLOADS).start()
     sizes = {}
     for case in dict.fromkeys(sized):
         for endpoint in endpoints:

@@ -501,7 +501,7 @@ def main():
         if only & {"a", "c", "d", "f"}:
             server = harness.Server(args.binary, [calm, flood, hostile], header_timeout=HEADER_TIMEOUT,
                                     idle_timeout=IDLE_TIMEOUT, body_timeout=BODY_TIMEOUT,
-                                    label="robustness server").start()
+                                    label="robustness server", settings=harness.UNCAPPED_UPLOADS).start()
             harness.check_fixture_accepted(server, calm, "1k")
         if only & {"g", "h"}:
             budget_server = memory_attacks.start_server(args.binary, calm, greedy)
