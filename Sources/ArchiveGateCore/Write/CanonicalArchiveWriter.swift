@@ -111,7 +111,7 @@ struct CanonicalArchiveWriter {
     }
 
     /// A field value: a UID renumbered (or `$null` at a redacted site), an array's elements the same
-    /// way (leaving out the positions in `dropping`), a scalar as it is.
+    /// way (leaving out the positions in `dropping`), a scalar as it is (or `$null` at a redacted site).
     private mutating func field(_ index: Int, site: ReferenceSite, dropping: Set<Int> = []) -> PropertyListValue {
         let plist = archive.plist
         switch plist[index].kind {
@@ -124,12 +124,14 @@ struct CanonicalArchiveWriter {
                 if plist[Int(element)].kind == .uid {
                     elements.append(redactions.sites.contains(elementSite) ? .uid(0) : .uid(reference(plist.uidValue(at: Int(element)))))
                 } else {
-                    elements.append(scalar(Int(element)))
+                    elements.append(redactions.sites.contains(elementSite) ? .uid(0) : scalar(Int(element)))
                 }
             }
             return plist[index].kind == .set ? .set(elements) : .array(elements)
         default:
-            return scalar(index)
+            // An inline value the policy refused (an inline type mismatch) is redacted at its site
+            // like a reference: `$null` (FuzzWrite found a sanitized archive that kept it).
+            return redactions.sites.contains(site) ? .uid(0) : scalar(index)
         }
     }
 

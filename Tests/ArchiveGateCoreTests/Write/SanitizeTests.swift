@@ -106,6 +106,23 @@ import Testing
             + #"{"$classname":"NSArray","$classes":["NSArray","NSObject"]},"shared"]}"#)
     }
 
+    /// FuzzWrite found it: an inline value of the wrong type (data where the schema says `real`)
+    /// was written back as it was, so the sanitized archive still broke the policy. It is `$null` now.
+    @Test func aRefusedInlineValueIsNulled() throws {
+        let policy = Inspect.policy(#"""
+            {"allow": ["foundation", "Sample.Note"], "onViolation": "redact",
+             "classes": {"Sample.Note": {"keys": {"score": "real", "revision": "integer"}}}}
+            """#)
+        let bytes = HandBuilt.object("Sample.Note", ["score": .data([1, 2, 3]), "revision": 7])
+        let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: policy)).sanitize(bytes)
+        #expect(result.report.violations.map(\.code.rawValue) == ["policy.inline_type_mismatch"])
+        let output = try #require(result.archive)
+        let again = try ArchiveInspector(policy: policy).validate(output)
+        #expect(again.valid && again.violations.isEmpty, "\(again.violations)")
+        let json = try #require(try Inspect.json(output, policy: policy))
+        #expect(json.contains(#""score":null"#) && json.contains(#""revision":7"#), "\(json)")
+    }
+
     @Test func aRejectingPolicyGivesNoArchive() throws {
         let bytes = try FoundationFixture.archive(SampleAuthor(name: "x"), as: .binary)
         let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: .foundation)).sanitize(bytes)
