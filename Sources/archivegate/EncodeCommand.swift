@@ -34,9 +34,8 @@ struct EncodeCommand: ParsableCommand {
         } catch let error as EncodeError {
             Terminal.error("\(file): \(error.code) \(Terminal.shorten(error.location)): \(error.message)")
             throw CLIExit.malformed
-        } catch CLIFailure.usage(let message) {
-            Terminal.error(message)
-            throw CLIExit.usage
+        } catch {
+            throw CLIFailure.exitCode(reporting: error, source: file) ?? error
         }
     }
 }

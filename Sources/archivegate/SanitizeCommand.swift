@@ -39,12 +39,8 @@ struct SanitizeCommand: ParsableCommand {
                 Terminal.error("\(file): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
             }
             try ArchiveOutput.write(archive, to: out)
-        } catch let error as ArchiveGateError {
-            Terminal.error("\(file): \(Terminal.malformed(error))")
-            throw CLIExit.malformed
-        } catch CLIFailure.usage(let message) {
-            Terminal.error(message)
-            throw CLIExit.usage
+        } catch {
+            throw CLIFailure.exitCode(reporting: error, source: file) ?? error
         }
     }
 }
