@@ -2,10 +2,23 @@ import Foundation
 
 /// Writes a graph decoded by Foundation as JSON in ArchiveGate's plain shape (README "JSON
 /// conventions"), with tags where the comparison must not be positional or textual:
-/// `{"\u{1}set": […]}` (any order; tags start with U+0001 so no archive key can pose as one), `{"$dict": [{"key","value"}]}` (non-string keys, any order),
+/// `{"\u{1}set": […]}` (any order), `{"\u{1}dict": [{"key","value"}]}` (non-string keys, any order),
 /// `{"$date": seconds}`, `{"$decimal": "text"}`, `{"$attributed": {"string","runs"}}`,
-/// `{"$error": {"domain","code","userInfo"}}`, `{"$cycle": true}`.
+/// `{"\u{1}error": {"domain","code","userInfo"}}`, `{"\u{1}cycle": true}`. Tags start with U+0001;
+/// an archive's own key that starts with U+0001 is written with one more U+0001 in front
+/// (`escapedKey`), so no archive key can pose as a tag and `JSONComparison` can undo the escape.
 struct FoundationJSON {
+    /// An archive key as written here: one more U+0001 in front of a key that starts with U+0001.
+    static func escapedKey(_ key: String) -> String { key.hasPrefix(tagMark) ? tagMark + key : key }
+
+    /// The archive key an object key written here stands for (the inverse of `escapedKey`).
+    static func unescapedKey(_ key: String) -> String { key.hasPrefix(tagMark + tagMark) ? String(key.dropFirst()) : key }
+
+    /// Whether an object key written here is a tag rather than an archive key.
+    static func isTag(_ key: String) -> Bool { key.hasPrefix(tagMark) && !key.hasPrefix(tagMark + tagMark) }
+
+    static let tagMark = "\u{1}"
+
     private(set) var bytes: [UInt8] = []
     /// Objects being written (cycle detection); the graph came from a decoder, so it can be cyclic.
     private var open: [ObjectIdentifier] = []
@@ -170,7 +183,7 @@ struct FoundationJSON {
         append("{")
         for (position, pair) in pairs.enumerated() {
             if position > 0 { append(",") }
-            string(pair.0); append(":"); write(pair.1)
+            string(Self.escapedKey(pair.0)); append(":"); write(pair.1)
         }
         append("}")
     }

@@ -7,7 +7,7 @@ import Foundation
 /// after adjacent equal runs are merged; NSError's absent `userInfo` (null) equals `{}`.
 enum JSONComparison {
     static func equal(_ ours: JSONValue, _ foundation: JSONValue) -> Bool {
-        if case .object(let pairs) = foundation, pairs.count == 1, pairs[0].key.hasPrefix("\u{1}") {
+        if case .object(let pairs) = foundation, pairs.count == 1, FoundationJSON.isTag(pairs[0].key) {
             return equalTagged(ours, tag: String(pairs[0].key.dropFirst()), pairs[0].value)
         }
         switch (ours, foundation) {
@@ -19,7 +19,7 @@ enum JSONComparison {
         case (.object(let a), .object(let b)):
             guard a.count == b.count, Set(a.map(\.key)).count == a.count else { return false }
             for pair in b {
-                guard let mine = ours[pair.key], equal(mine, pair.value) else { return false }
+                guard let mine = ours[FoundationJSON.unescapedKey(pair.key)], equal(mine, pair.value) else { return false }
             }
             return true
         default: return false

@@ -77,6 +77,14 @@ import Testing
         Case(rule: "NSSet holds 1 and 1.0", code: "archive.duplicate_member", key: "NS.objects") {
             HandBuilt.root { builder in builder.array(of: [builder.add(1), builder.add(.real(1))], className: "NSSet") }
         },
+        Case(rule: "NSSet holds two distinct but equal NSArrays", code: "archive.duplicate_member", key: "NS.objects") {
+            // oracle --seed 7 --only 510744: Foundation's NSArray isEqual compares elements, so the set keeps one.
+            HandBuilt.root { builder in
+                let first = builder.array(of: [builder.add("a"), builder.add(1)])
+                let second = builder.array(of: [builder.add("a"), builder.add(.real(1))], className: "NSMutableArray")
+                return builder.array(of: [first, second], className: "NSSet")
+            }
+        },
         Case(rule: "NSOrderedSet holds a member twice", code: "archive.duplicate_member", key: "NS.objects") {
             HandBuilt.root { builder in
                 let member = builder.add("m")
@@ -420,7 +428,9 @@ import Testing
 
     @Test func wellFormedFoundationObjectsHaveNoShapeProblems() throws {
         let bytes = HandBuilt.root { builder in
-            let set = builder.array(of: [builder.add("a"), builder.add("b"), builder.add(1)], className: "NSSet")
+            let set = builder.array(of: [builder.add("a"), builder.add("b"), builder.add(1),
+                                         builder.array(of: [builder.add("a")]), builder.array(of: [builder.add("a"), builder.add("b")]),
+                                         builder.array(of: [builder.add("b")])], className: "NSSet")
             let zone = builder.object(class: builder.classRecord("NSTimeZone"),
                                       fields: ["NS.name": .uid(builder.add("Europe/Paris")), "NS.data": .uid(builder.add(.data([0])))])
             let uuid = builder.object(class: builder.classRecord("NSUUID"), fields: ["NS.uuidbytes": .data(Array(repeating: 7, count: 16))])

@@ -329,18 +329,43 @@ extension KeyedArchive {
     }
 
     /// What Foundation's `isEqual:` compares for the values ArchiveGate can judge: strings by
-    /// their UTF-16 units, numbers by value (true == 1 == 1.0), data by bytes; other objects by UID.
-    private enum MemberIdentity: Hashable {
+    /// their UTF-16 units, numbers by value (true == 1 == 1.0), data by bytes, NSArrays element by
+    /// element (a set holding two distinct but equal arrays keeps one: oracle --seed 7 --only
+    /// 510744); other objects by UID.
+    private indirect enum MemberIdentity: Hashable {
         case text([UInt16])
         case integer(Int128)
         case real(UInt64)
         case data([UInt8])
         case date(UInt64)
+        case array([MemberIdentity])
         case object(Int)
     }
 
+    /// How far an array's content is compared: deeper or larger arrays count as distinct by UID
+    /// (a set holding two equal arrays beyond these bounds is not flagged), which keeps the work
+    /// per member bounded whatever the archive's nesting or sharing.
+    private static let memberIdentityDepth = 8
+    private static let memberIdentityElements = 4096
+
     private func memberIdentity(_ uid: Int) -> MemberIdentity {
+        var budget = Self.memberIdentityElements
+        return memberIdentity(uid, depth: 0, budget: &budget)
+    }
+
+    private func memberIdentity(_ uid: Int, depth: Int, budget: inout Int) -> MemberIdentity {
         if let text = stringValue(ofObject: uid) { return .text(Array(text.utf16)) }
+        if archiveClass(of: uid)?.shape == .array, depth < Self.memberIdentityDepth, let layout = collectionLayout(uid), layout.count <= budget {
+            budget -= layout.count
+            var elements: [MemberIdentity] = []
+            elements.reserveCapacity(layout.count)
+            for position in 0 ..< layout.count {
+                let target = layout.target(at: position, in: self)
+                guard target != 0, budget >= 0 else { return .object(uid) }
+                elements.append(memberIdentity(target, depth: depth + 1, budget: &budget))
+            }
+            return .array(elements)
+        }
         guard let archiveClass = archiveClass(of: uid), archiveClass.isInline else { return .object(uid) }
         let index = plistIndex(of: uid)
         let object = plist[index]
