@@ -70,6 +70,7 @@ struct Oracle {
         let ours = ourVerdict(bytes)
         timing.ours += DispatchTime.now().uptimeNanoseconds - start
         var theirs = worker.decode(bytes)
+        if case .valid = ours, theirs.status == .crashed { theirs = worker.decodeOnFreshChild(bytes) }
         // corelibs fails (refuses, or traps further up when a collection receives the nil) on an
         // absent optional key that Apple reads as nil: then Foundation's answer is the one on the
         // archive with those keys written as $null, and agreement there is that known bug.
@@ -77,6 +78,7 @@ struct Oracle {
         if case .valid = ours, theirs.status == .refused || theirs.status == .crashed,
            let filled = ArchiveModel(bytes: bytes)?.fillingAbsentOptionalKeys() {
             theirs = worker.decode(filled.bytes)
+            if theirs.status == .crashed { theirs = worker.decodeOnFreshChild(filled.bytes) }
             filledOptionalKeys = true
         }
         let message = String(decoding: theirs.payload, as: UTF8.self)

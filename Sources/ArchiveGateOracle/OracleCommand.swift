@@ -22,13 +22,14 @@ private func reportTrap(_ signalNumber: Int32) {
     raise(signalNumber)
 }
 
-/// `ArchiveGateOracle [--seed N] [--count N | --smoke] [--only INDEX [--dump DIR]] [--progress N]`
+/// `ArchiveGateOracle [--seed N] [--start N] [--count N | --smoke] [--only INDEX [--dump DIR]] [--progress N]`
 /// runs the differential oracle (scripts/differential); `--worker` is the Foundation side.
 @main
 enum OracleCommand {
     static let usage = """
-    usage: ArchiveGateOracle [--seed N] [--count N | --smoke] [--only INDEX [--dump DIR]] [--progress N]
+    usage: ArchiveGateOracle [--seed N] [--start N] [--count N | --smoke] [--only INDEX [--dump DIR]] [--progress N]
       --seed N       run seed (default 1); archive i of a seed is always the same bytes
+      --start N      first archive index (default 0): re-run a window of a long run
       --count N      archives to try (default 10000)
       --smoke        2,500 archives (the ./scripts/test run)
       --only INDEX   try archive INDEX alone and print both sides; --dump DIR writes it to DIR
@@ -52,6 +53,7 @@ enum OracleCommand {
         signal(SIGPIPE, SIG_IGN)
         var seed: UInt64 = 1
         var count: UInt64 = 10_000
+        var start: UInt64 = 0
         var only: UInt64?
         var dump: String?
         var progress: UInt64 = 0
@@ -67,6 +69,7 @@ enum OracleCommand {
             case "--seed": seed = UInt64(value()) ?? { fail("--seed takes an integer") }()
             case "--count": count = UInt64(value()) ?? { fail("--count takes an integer") }()
             case "--smoke": count = 2_500
+            case "--start": start = UInt64(value()) ?? { fail("--start takes an integer") }()
             case "--only": only = UInt64(value()) ?? { fail("--only takes an integer") }()
             case "--dump": dump = value()
             case "--seconds": seconds = Double(value()) ?? { fail("--seconds takes a number") }()
@@ -90,7 +93,7 @@ enum OracleCommand {
         var tally = Tally()
         var tried: UInt64 = 0
         var generating: UInt64 = 0, classifying: UInt64 = 0
-        for index in 0 ..< count {
+        for index in start ..< start + count {
             if stopRequested || (index % 256 == 0 && Date().timeIntervalSince(started) > seconds) { break }
             tried += 1
             currentIndex = index
@@ -101,9 +104,9 @@ enum OracleCommand {
             generating += t1 - t0
             classifying += DispatchTime.now().uptimeNanoseconds - t1
             tally.add(index: index, family: family, classification, note: note)
-            if progress > 0, (index + 1) % progress == 0 {
+            if progress > 0, tried % progress == 0 {
                 let elapsed = Date().timeIntervalSince(started)
-                FileHandle.standardError.write(Data("[\(index + 1) archives, \(Int(elapsed)) s, \(Int(Double(index + 1) / elapsed))/s, worker starts \(worker.starts)]\n\(tally.table())\n".utf8))
+                FileHandle.standardError.write(Data("[\(tried) archives, \(Int(elapsed)) s, \(Int(Double(tried) / elapsed))/s, worker starts \(worker.starts)]\n\(tally.table())\n".utf8))
             }
         }
         worker.stop()
@@ -114,6 +117,7 @@ enum OracleCommand {
         for (status, entry) in worker.timeByStatus.sorted(by: { $0.key < $1.key }) {
             print("  Foundation \(status): \(entry.count) archives, \(entry.nanoseconds / UInt64(max(entry.count, 1)) / 1000) µs each")
         }
+        print("crashes on archives ArchiveGate calls valid, asked again in a new worker: \(worker.freshRetries); not reproduced there (a crash caused by earlier archives in the same child): \(worker.crashesNotReproduced)")
         print(tally.table())
         print(tally.details())
         let failures = tally.count(.falseValid) + tally.count(.wrongJSON) + tally.count(.harnessError)
