@@ -16,7 +16,7 @@ enum GraphvizExport {
         }
         var marks: [Int: [String]] = [:]
         for violation in report.violations { if let uid = violation.uid { marks[uid, default: []].append(violation.code.rawValue) } }
-        let flaggedClasses = Dictionary(grouping: report.findings, by: \.className).mapValues { $0.map(\.code) }
+        let flaggedClasses = Dictionary(grouping: report.findings, by: \.className).mapValues { $0.map(\.code.rawValue) }
 
         var lines = ["digraph archive {", "  node [shape=box, fontname=\"Helvetica\"];", "  edge [fontname=\"Helvetica\", fontsize=10];",
                      "  top [shape=plaintext, label=\"$top\"];"]

@@ -50,20 +50,25 @@ extension ResultStoreConformance {
     static func twoStoresOnOneDatabaseSeeEachOthersWrites(_ kind: StoreKind) async throws {
         try await withStore(kind) { left, clock, database in
             let right = try await database.open(clock: clock, retention: .seconds(3600))
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for seed in 0..<32 {
-                    group.addTask { _ = try await (seed.isMultiple(of: 2) ? left : right).put(Sample.result(seed: seed)) }
+            do {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for seed in 0..<32 {
+                        group.addTask { _ = try await (seed.isMultiple(of: 2) ? left : right).put(Sample.result(seed: seed)) }
+                    }
+                    try await group.waitForAll()
                 }
-                try await group.waitForAll()
+                let fromLeft = try await left.listAll(tenant: "acme", pageSize: 10)
+                let fromRight = try await right.listAll(tenant: "acme", pageSize: 10)
+                #expect(fromLeft.flatMap { $0 }.count == 32)
+                #expect(fromLeft == fromRight)
+                // Deleted through one, gone through the other.
+                let victim = try #require(fromLeft.first?.first)
+                #expect(try await right.delete(tenant: "acme", id: victim.id))
+                #expect(try await left.get(tenant: "acme", id: victim.id) == nil)
+            } catch {
+                await right.close() // a store must be closed before it is released, also when a step failed
+                throw error
             }
-            let fromLeft = try await left.listAll(tenant: "acme", pageSize: 10)
-            let fromRight = try await right.listAll(tenant: "acme", pageSize: 10)
-            #expect(fromLeft.flatMap { $0 }.count == 32)
-            #expect(fromLeft == fromRight)
-            // Deleted through one, gone through the other.
-            let victim = try #require(fromLeft.first?.first)
-            #expect(try await right.delete(tenant: "acme", id: victim.id))
-            #expect(try await left.get(tenant: "acme", id: victim.id) == nil)
             await right.close()
         }
     }

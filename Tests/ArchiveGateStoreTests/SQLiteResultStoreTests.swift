@@ -3,8 +3,9 @@ import SQLiteNIO
 import Testing
 @testable import ArchiveGateStore
 
-/// What only the SQLite store has: WAL and sync settings, its migrations, query plans and
-/// `integrity_check` (the behaviour both stores share is in `ResultStoreConformance`).
+/// What only the SQLite store has: WAL and sync settings, writers contending for the file, query
+/// plans and `integrity_check` (the behaviour both stores share is in `ResultStoreConformance`; its
+/// migrations are in `SQLiteMigratorTests` and `SQLiteMigrationTests`).
 @Suite(.timeLimit(.minutes(2))) struct SQLiteResultStoreTests {
     @Test func theWriterRunsInWALWithFullSync() async throws {
         try await withSQLiteStore { store, _, _ in
@@ -17,84 +18,6 @@ import Testing
             #expect(settings.1 == 2) // FULL
             #expect(settings.2 == 10_000)
         }
-    }
-
-    @Test func reOpeningKeepsTheDataAndTheSchemaVersion() async throws {
-        let database = try TemporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: database.directory) }
-        let clock = ManualClock()
-        let first = try await database.open(clock: clock)
-        let stored = try await first.put(Sample.result()).result
-        await first.close()
-        await #expect(throws: ResultStoreError(.closed, "")) { try await first.get(tenant: "acme", id: stored.id) }
-
-        let second = try await database.open(clock: clock)
-        #expect(second.schemaVersion == SQLiteMigration.all.count)
-        #expect(try await second.get(tenant: "acme", id: stored.id) == stored)
-        let ledger = try await second.pool.withConnection(.reader) { db in
-            try await db.run("SELECT version, name FROM schema_migrations ORDER BY version").map {
-                "\($0.column("version")?.integer ?? 0) \($0.column("name")?.string ?? "")"
-            }
-        }
-        #expect(ledger == SQLiteMigration.all.map { "\($0.version) \($0.name)" })
-        await second.close()
-    }
-
-    @Test func aNewMigrationIsAppliedOnceToAnExistingDatabase() async throws {
-        let database = try TemporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: database.directory) }
-        let clock = ManualClock()
-        let original = try await database.open(clock: clock)
-        let stored = try await original.put(Sample.result()).result
-        await original.close()
-
-        let upgraded = SQLiteMigration.all + [
-            SQLiteMigration(version: SQLiteMigration.all.count + 1, name: "test: add a note", statements: [
-                "ALTER TABLE results ADD COLUMN note TEXT",
-            ]),
-        ]
-        for _ in 0..<2 { // the second open finds nothing left to do
-            let store = try await database.open(clock: clock, migrations: upgraded)
-            #expect(store.schemaVersion == upgraded.count)
-            #expect(try await store.get(tenant: "acme", id: stored.id) == stored)
-            await store.close()
-        }
-
-        // This build's list is now behind the database: refuse rather than guess.
-        await #expect(throws: ResultStoreError(.schemaTooNew, "")) { try await database.open(clock: clock) }
-    }
-
-    @Test func aDivergingMigrationHistoryIsRefused() async throws {
-        let database = try TemporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: database.directory) }
-        let clock = ManualClock()
-        try await database.open(clock: clock).close()
-        var renamed = SQLiteMigration.all
-        renamed[0] = SQLiteMigration(version: 1, name: "something else", statements: renamed[0].statements)
-        await #expect(throws: ResultStoreError(.migrationMismatch, "")) {
-            try await database.open(clock: clock, migrations: renamed)
-        }
-    }
-
-    @Test func aFailingMigrationLeavesTheDatabaseUntouched() async throws {
-        let database = try TemporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: database.directory) }
-        let clock = ManualClock()
-        let broken = SQLiteMigration.all + [
-            SQLiteMigration(version: SQLiteMigration.all.count + 1, name: "test: broken", statements: [
-                "CREATE TABLE scratch (x INTEGER)", "THIS IS NOT SQL",
-            ]),
-        ]
-        await #expect(throws: ResultStoreError(.storageFailure, "")) {
-            try await database.open(clock: clock, migrations: broken)
-        }
-        // All or nothing: not even version 1 was recorded, and the scratch table is gone.
-        let store = try await database.open(clock: clock)
-        let tables = try await store.pool.withConnection(.reader) { db in
-            try await db.run("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").compactMap { $0.column("name")?.string }
-        }
-        #expect(tables == ["results", "schema_migrations"])
-        await store.close()
     }
 
     @Test func thirtyTwoConcurrentWritersAllSucceed() async throws {
@@ -172,49 +95,4 @@ import Testing
             #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "plan: \(plan)")
         }
     }
-
-    @Test func version3FillsSizeAndPresenceColumnsForRowsStoredBefore() async throws {
-        let database = try TemporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: database.directory) }
-        let clock = ManualClock()
-        let old = try await database.open(clock: clock, retention: .seconds(3600), migrations: Array(SQLiteMigration.all.prefix(1)))
-        let accepted = ResultID.generate()
-        let rejected = ResultID.generate()
-        try await old.pool.withConnection(.writer) { db in
-            for (id, json) in [(accepted, SQLiteData.blob(ByteBuffer(string: "{\"n\":1}"))), (rejected, .null)] {
-                try await db.run("""
-                    INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json)
-                    VALUES (?1, 'acme', 1800000000000, 1800003600000, ?2, 10, 'upload', 'plain', ?3, X'7B7D', ?4)
-                    """, [.text(id), .text(Sample.sha256(id == accepted ? 1 : 2)), .text("\"\(id)\""), json])
-            }
-        }
-        await old.close()
-        let store = try await database.open(clock: clock)
-        #expect(try await store.summary(tenant: "acme", id: accepted)?.hasConvertedJSON == true)
-        #expect(try await store.summary(tenant: "acme", id: rejected)?.hasConvertedJSON == false)
-        let bytes = try await store.pool.withConnection(.reader) { db in
-            try await db.run("SELECT stored_bytes FROM results ORDER BY stored_bytes").compactMap { $0.column("stored_bytes")?.integer }
-        }
-        #expect(bytes == [2, 9])
-        await store.close()
-    }
-}
-
-/// Opens an SQLite store on a temporary file, runs `body`, then closes the store and deletes the file.
-func withSQLiteStore(
-    retention: Duration = .seconds(3600),
-    _ body: (SQLiteResultStore, ManualClock, TemporaryDatabase) async throws -> Void
-) async throws {
-    let database = try TemporaryDatabase()
-    let clock = ManualClock()
-    let store = try await database.open(clock: clock, retention: retention, migrations: SQLiteMigration.all)
-    do {
-        try await body(store, clock, database)
-        await store.close()
-    } catch {
-        await store.close()
-        await database.remove()
-        throw error
-    }
-    await database.remove()
 }

@@ -4,8 +4,8 @@
 public enum PolicyLint {
     /// One thing the policy's author should fix.
     public struct Finding: Hashable, Sendable, Codable, CustomStringConvertible {
-        /// `lint.any_class`, `lint.nsobject` or `lint.group_root`.
-        public var code: String
+        /// Which over-broad rule (`LintCode`: `lint.any_class`, `lint.nsobject`, `lint.group_root`).
+        public var code: LintCode
         /// JSON pointer into the policy document.
         public var path: String
         public var message: String
@@ -24,13 +24,13 @@ public enum PolicyLint {
         func scan(_ value: Any?, at path: String, isRoot: Bool) {
             for (name, namePath) in names(value, at: path) {
                 if name == "*" {
-                    found.append(Finding(code: "lint.any_class", path: namePath,
+                    found.append(Finding(code: .anyClass, path: namePath,
                                          message: "'*' admits every class; only an \"inspection\": true policy may say so"))
                 } else if name == "NSObject" {
-                    found.append(Finding(code: "lint.nsobject", path: namePath,
+                    found.append(Finding(code: .nsobject, path: namePath,
                                          message: "'NSObject' stands for every class; name the classes you expect"))
                 } else if isRoot, groupNames.contains(name) {
-                    found.append(Finding(code: "lint.group_root", path: namePath,
+                    found.append(Finding(code: .groupRoot, path: namePath,
                                          message: "the root admits the whole '\(name)' group; name the root classes you expect"))
                 }
             }

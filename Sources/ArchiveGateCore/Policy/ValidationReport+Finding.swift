@@ -2,7 +2,7 @@ extension ValidationReport {
     /// A match of the danger catalogue: a known-dangerous class or shape in the archive.
     public struct Finding: Hashable, Sendable, Codable {
         /// The catalogue entry's code, such as `danger.predicate`.
-        public var code: String
+        public var code: DangerCode
         /// The class of the object found.
         public var className: String
         /// JSON pointer into the plain JSON rendering (`/$objects/<uid>` for an object no `$top`

@@ -61,7 +61,7 @@ extension ArchiveRequestContext {
     func record(_ report: ValidationReport, tenant: Tenant, metrics: ServerMetrics) {
         let codes = report.violations.map(\.code.rawValue)
         metrics.recordViolations(codes, tenant: tenant.id)
-        let findingCodes = report.findings.map(\.code)
+        let findingCodes = report.findings.map(\.code.rawValue)
         metrics.recordFindings(findingCodes, tenant: tenant.id)
         trace.update {
             $0.violationCodes = Array(Set(codes)).sorted()

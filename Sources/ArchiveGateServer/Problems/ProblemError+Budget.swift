@@ -4,20 +4,14 @@ import HTTPTypes
 extension ProblemError {
     /// 503: the server's memory budget or its concurrent-upload cap is exhausted by requests in progress.
     static func serverBusy(_ reason: String) -> ProblemError {
-        var headers = HTTPFields()
-        headers[.retryAfter] = String(MemoryBudget.retryAfterSeconds)
-        return ProblemError(.serverBusy,
-                            detail: "The server is at its memory budget: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.",
-                            headers: headers)
+        .retryable(.serverBusy, after: MemoryBudget.retryAfterSeconds,
+                   detail: "The server is at its memory budget: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.")
     }
 
     /// 429: this tenant's share of the memory budget, or its concurrent-upload cap, is exhausted.
     static func tenantBusy(_ reason: String) -> ProblemError {
-        var headers = HTTPFields()
-        headers[.retryAfter] = String(MemoryBudget.retryAfterSeconds)
-        return ProblemError(.tenantBusy,
-                            detail: "The tenant is at its share of the server: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.",
-                            headers: headers)
+        .retryable(.tenantBusy, after: MemoryBudget.retryAfterSeconds,
+                   detail: "The tenant is at its share of the server: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.")
     }
 
     /// 422: the JSON would be more than `memory.amplificationFactor` times the archive.

@@ -12,11 +12,16 @@ extension ProblemError {
                             headers: headers)
     }
 
-    static func rateLimited(retryAfterSeconds: Int) -> ProblemError {
+    /// A problem the client may retry: `Retry-After` carries `seconds`, the one place it is set.
+    static func retryable(_ code: ProblemCode, after seconds: Int, detail: String) -> ProblemError {
         var headers = HTTPFields()
-        headers[.retryAfter] = String(retryAfterSeconds)
-        return ProblemError(.rateLimited, detail: "The tenant's request rate is exhausted; retry after \(retryAfterSeconds) s.",
-                            headers: headers)
+        headers[.retryAfter] = String(seconds)
+        return ProblemError(code, detail: detail, headers: headers)
+    }
+
+    static func rateLimited(retryAfterSeconds: Int) -> ProblemError {
+        .retryable(.rateLimited, after: retryAfterSeconds,
+                   detail: "The tenant's request rate is exhausted; retry after \(retryAfterSeconds) s.")
     }
 
     static func bodyTooLarge(limit: Int) -> ProblemError {

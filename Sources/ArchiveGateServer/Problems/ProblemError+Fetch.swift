@@ -4,8 +4,6 @@ import HTTPTypes
 /// `FetchError+HTTPResponseError.swift`.
 extension ProblemError {
     static func fetchConcurrencyLimited(limit: Int) -> ProblemError {
-        var headers = HTTPFields()
-        headers[.retryAfter] = "1"
-        return ProblemError(.fetchConcurrencyLimited, detail: "The tenant already runs \(limit) fetches; retry after 1 s.", headers: headers)
+        .retryable(.fetchConcurrencyLimited, after: 1, detail: "The tenant already runs \(limit) fetches; retry after 1 s.")
     }
 }

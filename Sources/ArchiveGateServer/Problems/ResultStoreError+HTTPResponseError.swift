@@ -14,13 +14,9 @@ extension ResultStoreError: ProblemRepresentable {
             return ProblemError(.storeQuotaExceeded,
                                 detail: "Storing this result would exceed the tenant's storage quota; delete results or wait for them to expire.")
         case .unavailable:
-            var headers = HTTPFields()
-            headers[.retryAfter] = "5"
-            return ProblemError(.storeUnavailable, detail: "The result store cannot be reached; retry after 5 s.", headers: headers)
+            return .retryable(.storeUnavailable, after: 5, detail: "The result store cannot be reached; retry after 5 s.")
         case .busy, .closed:
-            var headers = HTTPFields()
-            headers[.retryAfter] = "1"
-            return ProblemError(.storeUnavailable, detail: "The result store is busy or shutting down; retry after 1 s.", headers: headers)
+            return .retryable(.storeUnavailable, after: 1, detail: "The result store is busy or shutting down; retry after 1 s.")
         default:
             return ProblemError(.storeFailure, detail: "The result store failed; the request id is in the log.")
         }

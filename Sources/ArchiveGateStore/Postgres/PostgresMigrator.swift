@@ -23,20 +23,13 @@ enum PostgresMigrator {
                     applied_at BIGINT NOT NULL
                 )
                 """, logger: logger)
-            var applied: [(Int, String)] = []
+            var applied: [(version: Int, name: String)] = []
             for try await (version, name) in try await connection.query(
                 "SELECT version, name FROM schema_migrations ORDER BY version", logger: logger
             ).decode((Int32, String).self) {
                 applied.append((Int(version), name))
             }
-            for (index, (version, name)) in applied.enumerated() {
-                guard version <= migrations.count else {
-                    throw ResultStoreError(.schemaTooNew, "the database is at schema version \(version); this build knows \(migrations.count)")
-                }
-                guard version == index + 1, migrations[version - 1].name == name else {
-                    throw ResultStoreError(.migrationMismatch, "schema_migrations has version \(version) \"\(name)\" where this build expects version \(index + 1) \"\(migrations[index].name)\"")
-                }
-            }
+            try SchemaLedger.check(applied: applied, expectedNames: migrations.map(\.name))
             for migration in migrations.dropFirst(applied.count) {
                 for statement in migration.statements {
                     try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger)

@@ -172,8 +172,7 @@ public final class PostgresResultStore: ResultStore {
     }
 
     public func list(tenant: String, limit: Int, cursor: ResultCursor?) async throws -> ResultPage {
-        guard limit >= 1 else { throw ResultStoreError(.invalidArgument, "limit must be at least 1") }
-        let pageSize = min(limit, configuration.maximumPageSize)
+        let pageSize = try ResultPage.size(limit: limit, maximum: configuration.maximumPageSize)
         let nowMilliseconds = Timestamp.milliseconds(now())
         let limitPlusOne = pageSize + 1
         let query: PostgresQuery = if let cursor {
@@ -192,12 +191,7 @@ public final class PostgresResultStore: ResultStore {
         }
         return try await perform { [logger, query] client in
             let rows = try await client.run(query, logger: logger)
-            // One row more than the page tells whether another page exists.
-            let items = try rows.prefix(pageSize).map(Self.decodeSummary)
-            let next = rows.count > pageSize ? items.last.map {
-                ResultCursor(createdAtMilliseconds: Timestamp.milliseconds($0.createdAt), id: $0.id)
-            } : nil
-            return ResultPage(items: items, nextCursor: next)
+            return try ResultPage(rows: rows, pageSize: pageSize, decode: Self.decodeSummary)
         }
     }
 

@@ -20,18 +20,13 @@ enum SQLiteMigrator {
                     applied_at INTEGER NOT NULL
                 ) STRICT
                 """)
-            let applied = try await connection.run("SELECT version, name FROM schema_migrations ORDER BY version")
-            for (index, row) in applied.enumerated() {
+            let applied = try await connection.run("SELECT version, name FROM schema_migrations ORDER BY version").map { row in
                 guard let version = row.column("version")?.integer, let name = row.column("name")?.string else {
                     throw ResultStoreError(.migrationMismatch, "unreadable schema_migrations row")
                 }
-                guard version <= migrations.count else {
-                    throw ResultStoreError(.schemaTooNew, "the database is at schema version \(version); this build knows \(migrations.count)")
-                }
-                guard version == index + 1, migrations[version - 1].name == name else {
-                    throw ResultStoreError(.migrationMismatch, "schema_migrations has version \(version) \"\(name)\" where this build expects version \(index + 1) \"\(migrations[index].name)\"")
-                }
+                return (version: version, name: name)
             }
+            try SchemaLedger.check(applied: applied, expectedNames: migrations.map(\.name))
             for migration in migrations.dropFirst(applied.count) {
                 for statement in migration.statements {
                     try await connection.run(statement)

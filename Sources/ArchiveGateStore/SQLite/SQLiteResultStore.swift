@@ -157,8 +157,7 @@ public final class SQLiteResultStore: ResultStore {
     }
 
     public func list(tenant: String, limit: Int, cursor: ResultCursor?) async throws -> ResultPage {
-        guard limit >= 1 else { throw ResultStoreError(.invalidArgument, "limit must be at least 1") }
-        let pageSize = min(limit, configuration.maximumPageSize)
+        let pageSize = try ResultPage.size(limit: limit, maximum: configuration.maximumPageSize)
         let nowMilliseconds = Timestamp.milliseconds(now())
         var sql = "SELECT \(Columns.summary) FROM results WHERE tenant = ?1 AND expires_at > ?2"
         var binds: [SQLiteData] = [.text(tenant), .integer(Int(nowMilliseconds)), .integer(pageSize + 1)]
@@ -169,12 +168,7 @@ public final class SQLiteResultStore: ResultStore {
         sql += " ORDER BY created_at DESC, id DESC LIMIT ?3"
         return try await Self.mappingErrors { [sql, binds] in
             let rows = try await pool.withConnection(.reader) { db in try await db.run(sql, binds) }
-            // One row more than the page tells whether another page exists.
-            let items = try rows.prefix(pageSize).map(Self.decodeSummary)
-            let next = rows.count > pageSize ? items.last.map {
-                ResultCursor(createdAtMilliseconds: Timestamp.milliseconds($0.createdAt), id: $0.id)
-            } : nil
-            return ResultPage(items: items, nextCursor: next)
+            return try ResultPage(rows: rows, pageSize: pageSize, decode: Self.decodeSummary)
         }
     }
 

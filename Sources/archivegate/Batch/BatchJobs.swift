@@ -8,13 +8,7 @@ enum BatchJobs {
     static func convert(_ inspector: ArchiveInspector, mode: OutputMode, pretty: Bool, mirrored: Bool,
                         filter: PlainJSONFilter = PlainJSONFilter()) -> @Sendable (BatchInput) -> BatchFileResult {
         { input in
-            let bytes: [UInt8]
-            do {
-                bytes = try InputReader.read(input.path, limit: inspector.policy.limits.maxInputBytes)
-            } catch {
-                return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
-            }
-            do throws(ArchiveGateError) {
+            withBytes(of: input, inspector) { bytes throws(ArchiveGateError) in
                 let indents = pretty && mirrored
                 let inspection = try inspector.convert(bytes, mode: mode, pretty: indents && filter.isIdentity)
                 guard let rendered = inspection.json else {
@@ -30,8 +24,6 @@ enum BatchJobs {
                 var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: "converted")
                 record.append(json: json)
                 return BatchFileResult(outcome: .converted, bytesRead: bytes.count, record: record.line, message: nil)
-            } catch {
-                return failure(error, input: input, bytes: bytes.count)
             }
         }
     }
@@ -39,13 +31,7 @@ enum BatchJobs {
     /// Validates one file: `{"file","status":"valid"|"rejected","report"}`, or the error when malformed.
     static func validate(_ inspector: ArchiveInspector) -> @Sendable (BatchInput) -> BatchFileResult {
         { input in
-            let bytes: [UInt8]
-            do {
-                bytes = try InputReader.read(input.path, limit: inspector.policy.limits.maxInputBytes)
-            } catch {
-                return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
-            }
-            do throws(ArchiveGateError) {
+            withBytes(of: input, inspector) { bytes throws(ArchiveGateError) in
                 let report = try inspector.validate(bytes)
                 let accepted = report.valid && report.unacknowledgedFindings.isEmpty
                 var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: accepted ? "valid" : "rejected")
@@ -53,9 +39,25 @@ enum BatchJobs {
                 return BatchFileResult(outcome: accepted ? .converted : .rejected(code: BatchOutcome.rejectionCode(report)),
                                        bytesRead: bytes.count, record: record.line,
                                        message: accepted ? nil : "\(input.path): \(Terminal.rejection(report))")
-            } catch {
-                return failure(error, input: input, bytes: bytes.count)
             }
+        }
+    }
+
+    /// Reads `input` under the policy's input limit and runs `body` on its bytes; an unreadable file
+    /// and a malformed archive get their records here, the same for every job.
+    private static func withBytes(
+        of input: BatchInput, _ inspector: ArchiveInspector, _ body: ([UInt8]) throws(ArchiveGateError) -> BatchFileResult
+    ) -> BatchFileResult {
+        let bytes: [UInt8]
+        do {
+            bytes = try InputReader.read(input.path, limit: inspector.policy.limits.maxInputBytes)
+        } catch {
+            return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
+        }
+        do throws(ArchiveGateError) {
+            return try body(bytes)
+        } catch {
+            return failure(error, input: input, bytes: bytes.count)
         }
     }
 

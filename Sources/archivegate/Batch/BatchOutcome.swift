@@ -26,7 +26,7 @@ enum BatchOutcome: Sendable {
     /// The rejection code of an invalid report: its first violation's, else its first unacknowledged finding's.
     static func rejectionCode(_ report: ValidationReport) -> String {
         report.violations.first?.code.rawValue
-            ?? report.unacknowledgedFindings.first?.code
+            ?? report.unacknowledgedFindings.first?.code.rawValue
             ?? "policy.rejected"
     }
 

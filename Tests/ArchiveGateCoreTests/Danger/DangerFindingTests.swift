@@ -7,16 +7,16 @@ import Testing
     static let codes = DangerArchives.samples.map(\.code)
 
     @Test func everyCatalogueEntryHasASample() {
-        #expect(Set(DangerCatalogue.builtIn.entries.map(\.code)) == Set(Self.codes))
-        #expect(Set(DangerCatalogue.builtIn.entries.map(\.code)).count == DangerCatalogue.builtIn.entries.count)
+        #expect(Set(DangerCatalogue.builtIn.entries.map(\.code.rawValue)) == Set(Self.codes))
+        #expect(Set(DangerCatalogue.builtIn.entries.map(\.code.rawValue)).count == DangerCatalogue.builtIn.entries.count)
         for entry in DangerCatalogue.builtIn.entries {
-            #expect(entry.code.hasPrefix("danger."))
+            #expect(entry.code.rawValue.hasPrefix("danger."))
             #expect(!entry.reason.isEmpty && !entry.reference.isEmpty)
         }
     }
 
     static func finding(_ report: ValidationReport, _ code: String, at path: String) -> ValidationReport.Finding? {
-        report.findings.first { $0.code == code && $0.path == path }
+        report.findings.first { $0.code.rawValue == code && $0.path == path }
     }
 
     @Test(arguments: DangerArchives.samples.map(\.code))
@@ -55,7 +55,7 @@ import Testing
     @Test func nestedArchivesAreOnlyAFindingWhenNotDecoded() throws {
         let bytes = DangerArchives.nested(DangerArchives.archive(for: "danger.predicate"), levels: 1)
         let report = try Inspect.report(bytes, policy: .inspection)
-        #expect(report.findings.map(\.code) == ["danger.nested_archive"])
+        #expect(report.findings.map(\.code.rawValue) == ["danger.nested_archive"])
         #expect(report.findings.map(\.path) == [DangerArchives.path])
     }
 
@@ -93,7 +93,7 @@ import Testing
         _ = DangerArchives.predicate(in: &builder)
         builder.setTop("root", builder.add("just a string"))
         let report = try Inspect.report(builder.binary(), policy: .foundation)
-        #expect(report.findings.contains { $0.code == "danger.predicate" && $0.path.hasPrefix("/$objects/") })
+        #expect(report.findings.contains { $0.code.rawValue == "danger.predicate" && $0.path.hasPrefix("/$objects/") })
         #expect(!report.valid)
     }
 
@@ -103,6 +103,6 @@ import Testing
         #expect(Self.finding(report, "danger.predicate", at: "/root/0") != nil)
         #expect(report.violations.isEmpty)
         #expect(!report.valid)  // a gate policy: `*` admits the class, the finding still refuses it
-        #expect(policy.lint.map(\.code) == ["lint.any_class"])
+        #expect(policy.lint.map(\.code.rawValue) == ["lint.any_class"])
     }
 }

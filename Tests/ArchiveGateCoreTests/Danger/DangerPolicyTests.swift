@@ -7,7 +7,7 @@ import Testing
         let policy = Inspect.policy(#"{"allow": ["foundation", "NSSortDescriptor"], "acknowledge": ["NSSortDescriptor"]}"#)
         let report = try Inspect.report(DangerArchives.archive(for: "danger.sort_descriptor"), policy: policy)
         #expect(report.valid)
-        #expect(report.findings.map(\.code) == ["danger.sort_descriptor"])
+        #expect(report.findings.map(\.code.rawValue) == ["danger.sort_descriptor"])
         #expect(report.findings.map(\.acknowledged) == [true])
         #expect(report.unacknowledgedFindings.isEmpty)
     }
@@ -33,7 +33,7 @@ import Testing
     @Test func theDefaultPolicyRefusesAPredicateInAnArray() throws {
         let report = try Inspect.report(DangerArchives.archive(for: "danger.predicate"), policy: .foundation)
         #expect(!report.valid)
-        #expect(report.findings.first?.code == "danger.predicate")
+        #expect(report.findings.first?.code.rawValue == "danger.predicate")
         #expect(report.findings.first?.path == "/root/0")
     }
 
@@ -42,7 +42,7 @@ import Testing
         #expect(policy.inspection && policy.lint.isEmpty)
         let report = try Inspect.report(DangerArchives.archive(for: "danger.predicate"), policy: policy)
         #expect(report.valid)
-        #expect(report.unacknowledgedFindings.map(\.code).contains("danger.predicate"))
+        #expect(report.unacknowledgedFindings.map(\.code.rawValue).contains("danger.predicate"))
         #expect(report.classes.first { $0.name == "NSComparisonPredicate" }?.admittedBy == ["inspection"])
     }
 

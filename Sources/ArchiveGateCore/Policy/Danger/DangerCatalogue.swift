@@ -7,7 +7,7 @@ public struct DangerCatalogue: Sendable {
     public let entries: [DangerEntry]
 
     /// The entry with `code`, if any.
-    public func entry(_ code: String) -> DangerEntry? { entries.first { $0.code == code } }
+    public func entry(_ code: DangerCode) -> DangerEntry? { entries.first { $0.code == code } }
 
     /// The entry whose class list names `className` exactly or by prefix (first match wins).
     public func classEntry(for className: String) -> DangerEntry? {
@@ -50,8 +50,8 @@ public struct DangerEntry: Hashable, Sendable {
         case nestedArchive
     }
 
-    /// Stable `danger.*` code, as reports, metrics and logs show it.
-    public let code: String
+    /// Stable `danger.*` code (`DangerCode`), as reports, metrics and logs show it.
+    public let code: DangerCode
     public let match: Match
     /// One line: why this is dangerous.
     public let reason: String

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import ArchiveGateCore
 
-@Suite struct BinaryPropertyListWriterKeyedArchiveTests {
+@Suite struct KeyedArchiveBuilderTests {
     static let foundationClasses: [AnyClass] = [NSArray.self, NSString.self, NSDictionary.self, NSNumber.self]
 
     @Test func buildsTheShapeNSKeyedArchiverWrites() throws {
