@@ -46,6 +46,16 @@ struct FoundationJSON {
         case let interval as NSDateInterval:
             append("{\"start\":"); write(interval.startDate as NSDate)
             append(",\"end\":"); write(interval.endDate as NSDate); append("}")
+        case let measurement as NSMeasurement:
+            append("{\"value\":"); double(measurement.doubleValue); append(",\"unit\":"); write(measurement.unit); append("}")
+        case let unit as Unit:
+            append("{\"symbol\":"); string(unit.symbol); append(",\"converter\":")
+            if let dimension = unit as? Dimension { write(dimension.converter) } else { append("null") }
+            append("}")
+        case let converter as UnitConverterLinear:
+            append("{\"coefficient\":"); double(converter.coefficient); append(",\"constant\":"); double(converter.constant); append("}")
+        case let path as NSIndexPath:
+            append("[" + (0 ..< path.length).map { String(path.index(atPosition: $0)) }.joined(separator: ",") + "]")
         case let indexes as NSIndexSet:
             append("[")
             var first = true

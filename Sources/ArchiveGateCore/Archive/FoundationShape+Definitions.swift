@@ -29,6 +29,8 @@ extension FoundationShape {
         case decimal
         /// `[{"location","length"}]`.
         case ranges
+        /// `[1, 2, 3]`: NSIndexPath's indexes.
+        case indexes
         /// A JSON array of the elements.
         case array
         /// An object for string keys, else `[{"key","value"}]`.
@@ -99,6 +101,18 @@ extension FoundationShape {
     private static let strings: Set<String> = ["NSString", "NSMutableString"]
     private static let datas: Set<String> = ["NSData", "NSMutableData"]
     private static let numbers: Set<String> = ["NSNumber"]
+
+    /// NSUnit and the dimensions both Apple's Foundation and swift-corelibs-foundation archive under
+    /// these names. Left out: NSUnitConcentrationMass (corelibs writes and reads it as
+    /// `UnitConcentrationMass`), NSUnitInformationStorage (not in corelibs), and NSUnitFuelEfficiency,
+    /// whose units use NSUnitConverterReciprocal, which is not in the table.
+    static let dimensionClassNames: Set<String> = [
+        "NSUnitAcceleration", "NSUnitAngle", "NSUnitArea", "NSUnitDispersion", "NSUnitDuration", "NSUnitElectricCharge",
+        "NSUnitElectricCurrent", "NSUnitElectricPotentialDifference", "NSUnitElectricResistance", "NSUnitEnergy",
+        "NSUnitFrequency", "NSUnitIlluminance", "NSUnitLength", "NSUnitMass", "NSUnitPower", "NSUnitPressure", "NSUnitSpeed",
+        "NSUnitTemperature", "NSUnitVolume",
+    ]
+    static let unitClassNames: Set<String> = dimensionClassNames.union(["NSUnit"])
 
     /// The table.
     var definition: Definition {
@@ -195,6 +209,34 @@ extension FoundationShape {
                 Field("kCLLocationCodingKeySpeedAccuracy", .finiteNumber, json: .scalar("speedAccuracy")),
                 Field("kCLLocationCodingKeyTimestamp", .finiteNumber, json: .scalarDate("timestamp")),
             ], json: .members, group: .coreLocation)
+        case .indexPath:
+            // corelibs' and Apple's layout: the length, then one inline index (length 1) or the
+            // indexes as varints in data (length 2 or more); the shape check has the rules.
+            Definition(classNames: ["NSIndexPath"], fields: [
+                Field("NSIndexPathLength", .integer, required: true),
+                Field("NSIndexPathValue", .integer),
+                Field("NSIndexPathData", nil, accepts: Self.datas),
+            ], json: .indexes)
+        case .measurement:
+            // decodeDouble reads an absent NS.value as 0: required here, so the JSON never shows a
+            // null where Foundation has 0.
+            Definition(classNames: ["NSMeasurement"], fields: [
+                Field("NS.value", .finiteNumber, required: true, json: .scalar("value")),
+                Field("NS.unit", .reference, required: true, accepts: Self.unitClassNames, json: .reference("unit")),
+            ], json: .members)
+        case .unit:
+            // NSUnit has a symbol; its dimensions (NSUnitLength …) a converter as well (the shape
+            // check has the rule). The dimension class is the `$classname`, not a JSON member.
+            Definition(classNames: Self.unitClassNames.sorted(), fields: [
+                Field("NS.symbol", .stringReference, required: true, accepts: Self.strings, json: .reference("symbol")),
+                Field("NS.converter", .reference, accepts: ["NSUnitConverterLinear"], json: .reference("converter")),
+            ], json: .members)
+        case .unitConverter:
+            // decodeDouble reads an absent value as 0: both required (see NS.value).
+            Definition(classNames: ["NSUnitConverterLinear"], fields: [
+                Field("NS.coefficient", .finiteNumber, required: true, json: .scalar("coefficient")),
+                Field("NS.constant", .finiteNumber, required: true, json: .scalar("constant")),
+            ], json: .members)
         case .personNameComponents:
             // Every part is optional; Foundation writes an absent one as `$null`.
             Definition(classNames: ["NSPersonNameComponents"], fields: [

@@ -55,6 +55,17 @@ extension KeyedArchive {
             if indexRanges(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NSRangeCount and ranges"))
             }
+        case .indexPath:
+            if indexPath(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: nil,
+                                             "\(className) has no readable NSIndexPathLength and NSIndexPathValue or NSIndexPathData indexes"))
+            }
+        case .measurement:
+            if field(uid, "NS.unit").flatMap(referencedUID) == 0 {
+                problems.append(ShapeProblem(.missingField, key: "NS.unit", "\(className) NS.unit is $null"))
+            }
+        case .unit:
+            if let problem = checkConverter(uid, className: className) { problems.append(problem) }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
             if let problem = checkRuns(uid, className: className) { problems.append(problem) }
@@ -65,7 +76,7 @@ extension KeyedArchive {
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
             }
-        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location:
+        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location, .unitConverter:
             break
         }
         return problems

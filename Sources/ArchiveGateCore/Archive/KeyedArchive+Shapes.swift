@@ -34,7 +34,8 @@ extension KeyedArchive {
             return field(uid, "NSString").flatMap(referencedUID) != nil ? shape : nil
         case .error:
             return referencedString(uid, "NSDomain") != nil ? shape : nil
-        case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location:
+        case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location, .indexPath,
+             .measurement, .unit, .unitConverter:
             return shape
         }
     }

@@ -51,6 +51,14 @@ extension PlainRenderer {
                 output.append(UInt8(ascii: "}"))
             }
             output.append(UInt8(ascii: "]"))
+        case .indexes:
+            guard let indexes = archive.indexPath(uid) else { return false }
+            output.append(UInt8(ascii: "["))
+            for (position, index) in indexes.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                output.appendInteger(Int128(index))
+            }
+            output.append(UInt8(ascii: "]"))
         case .array, .dictionary, .members:
             return false
         }
