@@ -54,6 +54,10 @@ struct FoundationJSON {
             append("}")
         case let converter as UnitConverterLinear:
             append("{\"coefficient\":"); double(converter.coefficient); append(",\"constant\":"); double(converter.constant); append("}")
+        case let transform as NSAffineTransform:
+            let matrix = transform.transformStruct
+            numbers(["m11": matrix.m11, "m12": matrix.m12, "m21": matrix.m21, "m22": matrix.m22, "tX": matrix.tX, "tY": matrix.tY],
+                    order: ["m11", "m12", "m21", "m22", "tX", "tY"])
         case let path as NSIndexPath:
             append("[" + (0 ..< path.length).map { String(path.index(atPosition: $0)) }.joined(separator: ",") + "]")
         case let indexes as NSIndexSet:

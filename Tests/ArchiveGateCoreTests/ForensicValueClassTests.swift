@@ -37,6 +37,90 @@ import Testing
         #expect(!Policy.foundationGroup.contains("NSUnitConverterReciprocal"))
     }
 
+    // MARK: NSAffineTransform
+
+    /// `NSTransformStruct` as Apple's Foundation writes it: big-endian float32s, after `tag` if any.
+    static func transformStruct(_ floats: [Float], tag: UInt8? = nil) -> PropertyListValue {
+        var bytes: [UInt8] = tag.map { [$0] } ?? []
+        for value in floats { withUnsafeBytes(of: value.bitPattern.bigEndian) { bytes.append(contentsOf: $0) } }
+        return .data(bytes)
+    }
+
+    /// Hand-built: corelibs writes its own `$0` layout, which Apple's decoder ignores. The field
+    /// name, lengths and tags are those of `-[NSAffineTransform encodeWithCoder:]` in Apple's
+    /// Foundation (iOS 26.1 Foundation.framework, decompiled: keyed coding writes only
+    /// `NSTransformStruct`, via `encodeBytes:length:forKey:`).
+    @Test(arguments: [
+        (transformStruct([2, 0.5, -1, 3, 10, -20.25]), #"{"m11":2,"m12":0.5,"m21":-1,"m22":3,"tX":10,"tY":-20.25}"#),
+        (transformStruct([2, 3, 10, -20]), #"{"m11":2,"m12":0,"m21":0,"m22":3,"tX":10,"tY":-20}"#),
+        (transformStruct([10, -20], tag: 1), #"{"m11":1,"m12":0,"m21":0,"m22":1,"tX":10,"tY":-20}"#),
+        (transformStruct([2, 3], tag: 2), #"{"m11":2,"m12":0,"m21":0,"m22":3,"tX":0,"tY":0}"#),
+        (.data([]), #"{"m11":1,"m12":0,"m21":0,"m22":1,"tX":0,"tY":0}"#),
+    ])
+    func affineTransformRendersItsMatrix(_ example: (field: PropertyListValue, json: String)) throws {
+        let bytes = HandBuilt.object("NSAffineTransform", ["NSTransformStruct": example.field])
+        #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":\#(example.json)}"#)
+    }
+
+    @Test func anAffineTransformWithoutBytesIsTheIdentity() throws {
+        #expect(try Inspect.json(HandBuilt.object("NSAffineTransform", [:]), policy: .foundation)
+            == #"{"root":{"m11":1,"m12":0,"m21":0,"m22":1,"tX":0,"tY":0}}"#)
+    }
+
+    /// corelibs' own archive of a transform (`$0` → `_NSKeyedCoderOldStyleArray`) reads as the
+    /// identity on Apple's Foundation: refused rather than shown as a matrix nobody decodes.
+    @Test func corelibsLayoutIsRefused() throws {
+        let transform = NSAffineTransform()
+        transform.translateX(by: 10, yBy: 20)
+        let report = try Inspect.report(FoundationFixture.archive(transform, as: .binary), policy: .foundation)
+        #expect(!report.valid)
+        #expect(report.violations.first?.code.rawValue == "archive.shape_mismatch")
+        #expect(report.violations.first?.key == "$0")
+    }
+
+    // MARK: UIColor, NSColor (group uikit-values)
+
+    static let uikit = Inspect.policy(#"{"allow": ["foundation", "uikit-values"]}"#)
+
+    /// Hand-built (corelibs has no UIKit) with the fields UIKitCore's `-[UIColor encodeWithCoder:]`
+    /// writes (iOS 26.1, decompiled): `UIColorComponentCount`, `UIRed`/`UIGreen`/`UIBlue`/`UIAlpha`
+    /// (or `UIWhite`/`UIAlpha`), `NSRGB`/`NSWhite` text, `NSColorSpace` 2 or 4, `UISystemColorName`.
+    static let rgbColor: [UInt8] = HandBuilt.root { builder in
+        let name = builder.add(.string("systemRedColor"))
+        return builder.object(class: builder.classRecord("UIColor"), fields: [
+            "UISystemColorName": .uid(name), "UIColorComponentCount": .integer(4),
+            "UIRed": .real(1), "UIGreen": .real(0.23137255012989044), "UIBlue": .real(0.1882352977991104), "UIAlpha": .real(1),
+            "NSRGB": .data(Array("1 0.231 0.188".utf8)), "NSColorSpace": .integer(2),
+        ])
+    }
+
+    @Test func uiColorRendersItsSpaceComponentsAndSystemName() throws {
+        #expect(try Inspect.json(Self.rgbColor, policy: Self.uikit) == #"""
+            {"root":{"colorSpace":"deviceRGB","red":1,"green":0.23137255012989044,"blue":0.1882352977991104,"alpha":1,"systemName":"systemRedColor"}}
+            """#)
+    }
+
+    @Test func aWhiteUIColorPrefersTheDoubleTwin() throws {
+        let bytes = HandBuilt.object("UIColor", [
+            "UIColorComponentCount": .integer(2), "UIWhite": .real(0.3), "UIWhite-Double": .real(0.3333333333333333),
+            "UIAlpha": .real(0.5), "NSWhite": .data(Array("0.333 0.5".utf8)), "NSColorSpace": .integer(4),
+        ])
+        #expect(try Inspect.json(bytes, policy: Self.uikit) == #"{"root":{"colorSpace":"deviceWhite","white":0.3333333333333333,"alpha":0.5}}"#)
+    }
+
+    /// AppKit's NSColor has only the text (NUL-terminated), and calibrated spaces.
+    @Test func anNSColorIsReadFromItsText() throws {
+        let bytes = HandBuilt.object("NSColor", ["NSColorSpace": .integer(1), "NSRGB": .data(Array("0.5 0.25 1\0".utf8))])
+        #expect(try Inspect.json(bytes, policy: Self.uikit) == #"{"root":{"colorSpace":"calibratedRGB","red":0.5,"green":0.25,"blue":1,"alpha":1}}"#)
+    }
+
+    @Test func colorsAreNotInTheFoundationGroup() throws {
+        #expect(!Policy.foundationGroup.contains("UIColor"))
+        #expect(Policy.namedGroups["uikit-values"] == ["UIColor", "NSColor"])
+        let report = try Inspect.report(Self.rgbColor, policy: .foundation)
+        #expect(report.violations.first?.code.rawValue == "policy.class_not_allowed")
+    }
+
     static func root(_ name: String, _ fields: @escaping (inout KeyedArchiveBuilder) -> KeyValuePairs<String, PropertyListValue>) -> [UInt8] {
         KeyedArchiveShapeCheckTests.root(name, fields)
     }
@@ -96,6 +180,27 @@ import Testing
         .init(rule: "NSUnit NS.symbol is inline", code: "archive.shape_mismatch", key: "NS.symbol") {
             HandBuilt.object("NSUnit", ["NS.symbol": .string("kg")])
         },
+        .init(rule: "NSAffineTransform NSTransformStruct of 12 bytes", code: "archive.invalid_value", key: "NSTransformStruct") {
+            HandBuilt.object("NSAffineTransform", ["NSTransformStruct": transformStruct([1, 2, 3])])
+        },
+        .init(rule: "NSAffineTransform 9 bytes with tag 3", code: "archive.invalid_value", key: "NSTransformStruct") {
+            HandBuilt.object("NSAffineTransform", ["NSTransformStruct": transformStruct([1, 2], tag: 3)])
+        },
+        .init(rule: "NSAffineTransform NSTransformStruct is a string", code: "archive.shape_mismatch", key: "NSTransformStruct") {
+            HandBuilt.object("NSAffineTransform", ["NSTransformStruct": .string("identity")])
+        },
+        .init(rule: "UIColor without NSColorSpace", code: "archive.missing_field", key: "NSColorSpace") {
+            HandBuilt.object("UIColor", ["UIRed": .real(1), "UIGreen": .real(1), "UIBlue": .real(1), "UIAlpha": .real(1)])
+        },
+        .init(rule: "NSColor in CMYK", code: "archive.invalid_value", key: "NSColorSpace") {
+            HandBuilt.object("NSColor", ["NSColorSpace": .integer(5), "NSCMYK": .data(Array("0 0 0 1".utf8))])
+        },
+        .init(rule: "UIColor with some components missing", code: "archive.invalid_value", key: "NSColorSpace") {
+            HandBuilt.object("UIColor", ["NSColorSpace": .integer(2), "UIRed": .real(1), "NSRGB": .data(Array("1 0 0".utf8))])
+        },
+        .init(rule: "NSColor NSRGB text is not numbers", code: "archive.invalid_value", key: "NSColorSpace") {
+            HandBuilt.object("NSColor", ["NSColorSpace": .integer(2), "NSRGB": .data(Array("red".utf8))])
+        },
     ]
 
     static func unit(_ builder: inout KeyedArchiveBuilder, _ name: String, converter: UInt32? = nil) -> UInt32 {
@@ -111,7 +216,7 @@ import Testing
 
     @Test(arguments: cases)
     func foundationPolicyRejects(_ example: KeyedArchiveShapeCheckTests.Case) throws {
-        let report = try Inspect.report(example.bytes(), policy: .foundation)
+        let report = try Inspect.report(example.bytes(), policy: Self.uikit)
         #expect(!report.valid)
         #expect(report.violations.first?.code.rawValue == example.code, "\(report.violations)")
         #expect(report.violations.first?.path == example.path)

@@ -31,6 +31,10 @@ extension FoundationShape {
         case ranges
         /// `[1, 2, 3]`: NSIndexPath's indexes.
         case indexes
+        /// `{"m11","m12","m21","m22","tX","tY"}`: NSAffineTransform's matrix.
+        case transform
+        /// `{"colorSpace","red","green","blue","alpha"}` or `{"colorSpace","white","alpha"}`.
+        case color
         /// A JSON array of the elements.
         case array
         /// An object for string keys, else `[{"key","value"}]`.
@@ -237,6 +241,23 @@ extension FoundationShape {
                 Field("NS.coefficient", .finiteNumber, required: true, json: .scalar("coefficient")),
                 Field("NS.constant", .finiteNumber, required: true, json: .scalar("constant")),
             ], json: .members)
+        case .affineTransform:
+            // Apple's layout (-[NSAffineTransform encodeWithCoder:] in Foundation): big-endian
+            // float32s in inline bytes, 0, 9, 16 or 24 of them (KeyedArchive+AffineTransform).
+            // corelibs writes a `$0` array Apple's decoder ignores: refused by the shape check.
+            Definition(classNames: ["NSAffineTransform"], fields: [
+                Field("NSTransformStruct", .inlineData),
+            ], json: .transform)
+        case .color:
+            // UIKit, not Foundation: corelibs cannot write it, so its fixtures are hand-built with the
+            // field names of UIKitCore's -[UIColor encodeWithCoder:] (KeyedArchive+Color has the rules).
+            // AppKit's NSColor writes the same NSColorSpace and NSRGB/NSWhite text for RGB and white.
+            Definition(classNames: ["UIColor", "NSColor"], fields: [
+                Field("NSColorSpace", .integer, required: true),
+                Field("NSRGB", .inlineData),
+                Field("NSWhite", .inlineData),
+                Field("UISystemColorName", .stringReference, accepts: Self.strings),
+            ], json: .color, group: .uikitValues)
         case .personNameComponents:
             // Every part is optional; Foundation writes an absent one as `$null`.
             Definition(classNames: ["NSPersonNameComponents"], fields: [

@@ -4,6 +4,7 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     case string, data, date, array, set, orderedSet, dictionary, null, url, uuid, value
     case attributedString, decimalNumber, indexSet, error, locale, timeZone
     case dateInterval, personNameComponents, location, indexPath, measurement, unit, unitConverter
+    case affineTransform, color
 
     /// The shape of the Foundation class with exactly this `$classname`, if any.
     public init?(className: String) {
@@ -42,6 +43,8 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         case .measurement: 21
         case .unit: 22
         case .unitConverter: 23
+        case .affineTransform: 24
+        case .color: 25
         }
     }
 

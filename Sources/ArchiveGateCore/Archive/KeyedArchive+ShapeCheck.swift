@@ -66,6 +66,13 @@ extension KeyedArchive {
             }
         case .unit:
             if let problem = checkConverter(uid, className: className) { problems.append(problem) }
+        case .affineTransform:
+            if let problem = checkAffineTransform(uid, className: className) { problems.append(problem) }
+        case .color:
+            if field(uid, "NSColorSpace") != nil, color(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NSColorSpace",
+                                             "\(className) is not an RGB or white color with readable components (UIRed… or NSRGB, UIWhite or NSWhite)"))
+            }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
             if let problem = checkRuns(uid, className: className) { problems.append(problem) }

@@ -35,7 +35,7 @@ extension KeyedArchive {
         case .error:
             return referencedString(uid, "NSDomain") != nil ? shape : nil
         case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location, .indexPath,
-             .measurement, .unit, .unitConverter:
+             .measurement, .unit, .unitConverter, .affineTransform, .color:
             return shape
         }
     }

@@ -59,6 +59,28 @@ extension PlainRenderer {
                 output.appendInteger(Int128(index))
             }
             output.append(UInt8(ascii: "]"))
+        case .transform:
+            guard let matrix = archive.affineTransform(uid) else { return false }
+            for (position, name) in KeyedArchive.affineTransformMembers.enumerated() {
+                output.append(position == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                output.append(name)
+                output.appendDouble(matrix[position])
+            }
+            output.append(UInt8(ascii: "}"))
+        case .color:
+            guard let color = archive.color(uid) else { return false }
+            output.append("{\"colorSpace\":")
+            output.appendString(color.space)
+            for (name, value) in zip(color.names, color.components) {
+                output.append(",")
+                output.append(name)
+                output.appendDouble(value)
+            }
+            if let name = color.systemName {
+                output.append(",\"systemName\":")
+                output.appendString(name)
+            }
+            output.append(UInt8(ascii: "}"))
         case .array, .dictionary, .members:
             return false
         }
