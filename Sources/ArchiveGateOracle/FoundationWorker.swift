@@ -28,7 +28,7 @@ enum FoundationWorker {
         UnitDuration.self, UnitElectricCharge.self, UnitElectricCurrent.self, UnitElectricPotentialDifference.self,
         UnitElectricResistance.self, UnitEnergy.self, UnitFrequency.self, UnitIlluminance.self, UnitLength.self,
         UnitMass.self, UnitPower.self, UnitPressure.self, UnitSpeed.self, UnitTemperature.self, UnitVolume.self,
-        UnitConverterLinear.self, NSAffineTransform.self,
+        UnitConverterLinear.self, NSAffineTransform.self, NSDateComponents.self, NSCalendar.self,
     ]
 
     /// The children's stack limit; ORACLE_CHILD_STACK_KIB overrides it (for checking that a verdict

@@ -121,6 +121,25 @@ import Testing
         #expect(report.violations.first?.code.rawValue == "policy.class_not_allowed")
     }
 
+    // MARK: NSDateComponents, NSCalendar
+
+    @Test func dateComponentsRenderEveryComponentWithNullForUndefinedOnes() throws {
+        var components = DateComponents()
+        components.year = 2024
+        components.month = 3
+        components.day = 15
+        components.hour = 10
+        components.calendar = Calendar(identifier: .gregorian)
+        components.timeZone = TimeZone(identifier: "Europe/Paris")
+        try expectFoundationPlain(components as NSDateComponents, #"""
+            {"root":{"calendar":"gregorian","timeZone":"Europe/Paris","era":null,"year":2024,"quarter":null,"month":3,"day":15,"hour":10,"minute":null,"second":null,"nanosecond":null,"weekOfYear":null,"weekOfMonth":null,"yearForWeekOfYear":null,"weekday":null,"weekdayOrdinal":null,"isLeapMonth":false}}
+            """#, policy: .foundation)
+    }
+
+    @Test func aCalendarRendersAsItsIdentifier() throws {
+        try expectFoundationPlain(NSCalendar(identifier: .hebrew)!, #"{"root":"hebrew"}"#, policy: .foundation)
+    }
+
     static func root(_ name: String, _ fields: @escaping (inout KeyedArchiveBuilder) -> KeyValuePairs<String, PropertyListValue>) -> [UInt8] {
         KeyedArchiveShapeCheckTests.root(name, fields)
     }
@@ -201,7 +220,42 @@ import Testing
         .init(rule: "NSColor NSRGB text is not numbers", code: "archive.invalid_value", key: "NSColorSpace") {
             HandBuilt.object("NSColor", ["NSColorSpace": .integer(2), "NSRGB": .data(Array("red".utf8))])
         },
+        .init(rule: "NSDateComponents without NS.isLeapMonth", code: "archive.missing_field", key: "NS.isLeapMonth") {
+            HandBuilt.object("NSDateComponents", dateComponentFields(leap: nil))
+        },
+        .init(rule: "NSDateComponents NS.year is a real", code: "archive.shape_mismatch", key: "NS.year") {
+            HandBuilt.object("NSDateComponents", dateComponentFields(leap: .bool(false), year: .real(2024)))
+        },
+        .init(rule: "NSCalendar with an unknown identifier", code: "archive.invalid_value", key: "NS.identifier") {
+            calendar(identifier: "klingon", firstWeekday: 1)
+        },
+        .init(rule: "NSCalendar first weekday 0", code: "archive.invalid_value", key: "NS.firstwkdy") {
+            calendar(identifier: "gregorian", firstWeekday: 0)
+        },
     ]
+
+    static func dateComponentFields(leap: PropertyListValue?, year: PropertyListValue = .integer(2024)) -> KeyValuePairs<String, PropertyListValue> {
+        let undefined = PropertyListValue.integer(Int128(Int.max))
+        if let leap {
+            return ["NS.era": undefined, "NS.year": year, "NS.quarter": undefined, "NS.month": .integer(3), "NS.day": undefined,
+                    "NS.hour": undefined, "NS.minute": undefined, "NS.second": undefined, "NS.nanosec": undefined,
+                    "NS.weekOfYear": undefined, "NS.weekOfMonth": undefined, "NS.yearForWOY": undefined, "NS.weekday": undefined,
+                    "NS.weekdayOrdinal": undefined, "NS.isLeapMonth": leap]
+        }
+        return ["NS.era": undefined, "NS.year": year, "NS.quarter": undefined, "NS.month": .integer(3), "NS.day": undefined,
+                "NS.hour": undefined, "NS.minute": undefined, "NS.second": undefined, "NS.nanosec": undefined,
+                "NS.weekOfYear": undefined, "NS.weekOfMonth": undefined, "NS.yearForWOY": undefined, "NS.weekday": undefined,
+                "NS.weekdayOrdinal": undefined]
+    }
+
+    static func calendar(identifier: String, firstWeekday: Int128) -> [UInt8] {
+        root("NSCalendar") { builder in
+            let name = builder.add(.string(identifier))
+            let localeName = builder.add(.string("en_US"))
+            let locale = builder.object(class: builder.classRecord("NSLocale"), fields: ["NS.identifier": .uid(localeName)])
+            return ["NS.identifier": .uid(name), "NS.locale": .uid(locale), "NS.firstwkdy": .integer(firstWeekday), "NS.mindays": .integer(1)]
+        }
+    }
 
     static func unit(_ builder: inout KeyedArchiveBuilder, _ name: String, converter: UInt32? = nil) -> UInt32 {
         let symbol = builder.add(.string("u"))

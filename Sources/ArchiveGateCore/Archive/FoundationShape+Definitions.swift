@@ -69,6 +69,8 @@ extension FoundationShape {
         case scalar(StaticString)
         /// NSAttributedString's run table, decoded from the data; omitted when absent.
         case runs(StaticString)
+        /// An inline integer, `null` when it is NSDateComponentUndefined (`Int.max`) or absent.
+        case component(StaticString)
         /// An inline number of seconds since 2001-01-01 as an ISO 8601 timestamp (like NSDate); `null` when absent.
         case scalarDate(StaticString)
     }
@@ -258,6 +260,39 @@ extension FoundationShape {
                 Field("NSWhite", .inlineData),
                 Field("UISystemColorName", .stringReference, accepts: Self.strings),
             ], json: .color, group: .uikitValues)
+        case .dateComponents:
+            // Foundation reads every component with decodeInteger (absent = 0, not "undefined"),
+            // so all are required; NSDateComponentUndefined (Int.max) renders as null. The shape
+            // check wants NS.isLeapMonth an inline boolean.
+            Definition(classNames: ["NSDateComponents"], fields: [
+                Field("NS.calendar", .reference, accepts: ["NSCalendar"], json: .reference("calendar")),
+                Field("NS.timezone", .reference, accepts: ["NSTimeZone"], json: .reference("timeZone")),
+                Field("NS.era", .integer, required: true, json: .component("era")),
+                Field("NS.year", .integer, required: true, json: .component("year")),
+                Field("NS.quarter", .integer, required: true, json: .component("quarter")),
+                Field("NS.month", .integer, required: true, json: .component("month")),
+                Field("NS.day", .integer, required: true, json: .component("day")),
+                Field("NS.hour", .integer, required: true, json: .component("hour")),
+                Field("NS.minute", .integer, required: true, json: .component("minute")),
+                Field("NS.second", .integer, required: true, json: .component("second")),
+                Field("NS.nanosec", .integer, required: true, json: .component("nanosecond")),
+                Field("NS.weekOfYear", .integer, required: true, json: .component("weekOfYear")),
+                Field("NS.weekOfMonth", .integer, required: true, json: .component("weekOfMonth")),
+                Field("NS.yearForWOY", .integer, required: true, json: .component("yearForWeekOfYear")),
+                Field("NS.weekday", .integer, required: true, json: .component("weekday")),
+                Field("NS.weekdayOrdinal", .integer, required: true, json: .component("weekdayOrdinal")),
+                Field("NS.isLeapMonth", nil, json: .scalar("isLeapMonth")),
+            ], json: .members)
+        case .calendar:
+            // Rendered as its identifier (like NSLocale); the other fields are checked, not shown.
+            Definition(classNames: ["NSCalendar"], fields: [
+                Field("NS.identifier", .stringReference, required: true, accepts: Self.strings),
+                Field("NS.timezone", .reference, accepts: ["NSTimeZone"]),
+                Field("NS.locale", .reference, required: true, accepts: ["NSLocale"]),
+                Field("NS.firstwkdy", .integer, required: true),
+                Field("NS.mindays", .integer, required: true),
+                Field("NS.gstartdate", .reference, accepts: ["NSDate"]),
+            ], json: .referencedString("NS.identifier"))
         case .personNameComponents:
             // Every part is optional; Foundation writes an absent one as `$null`.
             Definition(classNames: ["NSPersonNameComponents"], fields: [

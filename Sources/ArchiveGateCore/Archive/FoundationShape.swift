@@ -4,7 +4,7 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     case string, data, date, array, set, orderedSet, dictionary, null, url, uuid, value
     case attributedString, decimalNumber, indexSet, error, locale, timeZone
     case dateInterval, personNameComponents, location, indexPath, measurement, unit, unitConverter
-    case affineTransform, color
+    case affineTransform, color, dateComponents, calendar
 
     /// The shape of the Foundation class with exactly this `$classname`, if any.
     public init?(className: String) {
@@ -45,6 +45,8 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         case .unitConverter: 23
         case .affineTransform: 24
         case .color: 25
+        case .dateComponents: 26
+        case .calendar: 27
         }
     }
 

@@ -66,6 +66,8 @@ extension KeyedArchive {
             }
         case .unit:
             if let problem = checkConverter(uid, className: className) { problems.append(problem) }
+        case .dateComponents, .calendar:
+            if let problem = checkCalendrical(uid, as: shape, className: className) { problems.append(problem) }
         case .affineTransform:
             if let problem = checkAffineTransform(uid, className: className) { problems.append(problem) }
         case .color:

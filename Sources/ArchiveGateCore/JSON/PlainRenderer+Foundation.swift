@@ -134,6 +134,13 @@ extension PlainRenderer {
                 case .scalar(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("null")) }
                     pushMemberName(name, first: position == 0)
+                case .component(let name):
+                    if let value = archive.scalarField(uid, field.key), archive.plist.int64(at: value) != Int64.max {
+                        stack.append(.scalar(plistIndex: value))
+                    } else {
+                        stack.append(.literal("null"))
+                    }
+                    pushMemberName(name, first: position == 0)
                 case .scalarDate(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }
                     pushMemberName(name, first: position == 0)
