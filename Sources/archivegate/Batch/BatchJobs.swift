@@ -59,7 +59,7 @@ enum BatchJobs {
         }
     }
 
-    private static func failure(_ error: ArchiveGateError, input: BatchInput, bytes: Int) -> BatchFileResult {
+    static func failure(_ error: ArchiveGateError, input: BatchInput, bytes: Int) -> BatchFileResult {
         let outcome = BatchOutcome.failure(error)
         if case .skipped = outcome { return BatchFileResult(outcome: .skipped, bytesRead: bytes, record: nil, message: nil) }
         var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: "malformed")
@@ -69,7 +69,7 @@ enum BatchJobs {
     }
 
     /// Lists the inputs, runs `job` over them, prints the summary and exits with the worst code.
-    static func run(_ paths: [String], options: BatchOptions, acceptedWord: String,
+    static func run(_ paths: [String], options: BatchOptions, acceptedWord: String, outputExtension: String = "json",
                     job: @Sendable @escaping (BatchInput) -> BatchFileResult) throws {
         let inputs: [BatchInput]
         do {
@@ -78,7 +78,7 @@ enum BatchJobs {
             Terminal.error(message)
             throw CLIExit.usage
         }
-        let runner = BatchRunner(inputs: inputs, outputFolder: options.out)
+        let runner = BatchRunner(inputs: inputs, outputFolder: options.out, outputExtension: outputExtension)
         let summary = runner.run(jobs: options.workerCount, job)
         for line in summary.lines(acceptedWord: acceptedWord, seconds: runner.progress.elapsed) {
             runner.progress.message(line)
