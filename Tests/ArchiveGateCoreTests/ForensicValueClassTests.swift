@@ -67,6 +67,16 @@ import Testing
             == #"{"root":{"m11":1,"m12":0,"m21":0,"m22":1,"tX":0,"tY":0}}"#)
     }
 
+    /// A real archive from the nskeyedunarchiver crate's test resources (corpus SOURCES.md), in
+    /// Apple's NSTransformStruct layout, which corelibs cannot write: a rotation, all 24 bytes.
+    @Test(.enabled(if: SharedMaterial.hasCorpus, Comment(rawValue: SharedMaterial.corpusAbsent)))
+    func anAppleWrittenTransformRenders() throws {
+        let bytes = try Array(Data(contentsOf: SharedMaterial.corpus.appendingPathComponent("nskeyedunarchiver-rs/NSAffineTransform.plist")))
+        #expect(try Inspect.json(bytes, policy: .foundation) == #"""
+            {"root":{"m11":0.9636304378509521,"m12":0.2672383785247803,"m21":-0.2672383785247803,"m22":0.9636304378509521,"tX":0,"tY":0}}
+            """#)
+    }
+
     /// corelibs' own archive of a transform (`$0` → `_NSKeyedCoderOldStyleArray`) reads as the
     /// identity on Apple's Foundation: refused rather than shown as a matrix nobody decodes.
     @Test func corelibsLayoutIsRefused() throws {
