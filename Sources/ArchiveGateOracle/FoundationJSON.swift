@@ -59,6 +59,24 @@ struct FoundationJSON {
         case let interval as NSDateInterval:
             append("{\"start\":"); write(interval.startDate as NSDate)
             append(",\"end\":"); write(interval.endDate as NSDate); append("}")
+        case let measurement as NSMeasurement:
+            append("{\"value\":"); double(measurement.doubleValue); append(",\"unit\":"); write(measurement.unit); append("}")
+        case let unit as Unit:
+            append("{\"symbol\":"); string(unit.symbol); append(",\"converter\":")
+            if let dimension = unit as? Dimension { write(dimension.converter) } else { append("null") }
+            append("}")
+        case let converter as UnitConverterLinear:
+            append("{\"coefficient\":"); double(converter.coefficient); append(",\"constant\":"); double(converter.constant); append("}")
+        case let transform as NSAffineTransform:
+            let matrix = transform.transformStruct
+            numbers(["m11": matrix.m11, "m12": matrix.m12, "m21": matrix.m21, "m22": matrix.m22, "tX": matrix.tX, "tY": matrix.tY],
+                    order: ["m11", "m12", "m21", "m22", "tX", "tY"])
+        case let calendar as NSCalendar:
+            string(calendar.calendarIdentifier.rawValue)
+        case let components as NSDateComponents:
+            writeDateComponents(components)
+        case let path as NSIndexPath:
+            append("[" + (0 ..< path.length).map { String(path.index(atPosition: $0)) }.joined(separator: ",") + "]")
         case let indexes as NSIndexSet:
             append("[")
             var first = true
@@ -86,6 +104,26 @@ struct FoundationJSON {
         default:
             append("{\"\\u0001unexpected\":"); string(String(describing: type(of: value))); append("}")
         }
+    }
+
+    /// ArchiveGate's members, in its order; NSDateComponentUndefined is `null`.
+    private mutating func writeDateComponents(_ components: NSDateComponents) {
+        append("{\"calendar\":")
+        if let calendar = components.calendar { write(calendar as NSCalendar) } else { append("null") }
+        append(",\"timeZone\":")
+        if let zone = components.timeZone { write(zone as NSTimeZone) } else { append("null") }
+        let values: [(String, Int)] = [
+            ("era", components.era), ("year", components.year), ("quarter", components.quarter), ("month", components.month),
+            ("day", components.day), ("hour", components.hour), ("minute", components.minute), ("second", components.second),
+            ("nanosecond", components.nanosecond), ("weekOfYear", components.weekOfYear), ("weekOfMonth", components.weekOfMonth),
+            ("yearForWeekOfYear", components.yearForWeekOfYear), ("weekday", components.weekday),
+            ("weekdayOrdinal", components.weekdayOrdinal),
+        ]
+        for (name, value) in values {
+            append(","); string(name); append(":")
+            append(value == NSDateComponentUndefined ? "null" : String(value))
+        }
+        append(",\"isLeapMonth\":\(components.isLeapMonth)}")
     }
 
     /// ArchiveGate's members, in its order; an absent part is `null`.

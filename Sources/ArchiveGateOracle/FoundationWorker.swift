@@ -23,7 +23,12 @@ enum FoundationWorker {
         NSNull.self, NSSet.self, NSMutableSet.self, NSOrderedSet.self, NSMutableOrderedSet.self, NSURL.self, NSUUID.self,
         NSValue.self, NSAttributedString.self, NSMutableAttributedString.self, NSDecimalNumber.self,
         NSIndexSet.self, NSMutableIndexSet.self, NSError.self, NSLocale.self, NSTimeZone.self,
-        NSPersonNameComponents.self, NSDateInterval.self,
+        NSPersonNameComponents.self, NSDateInterval.self, NSIndexPath.self,
+        NSMeasurement.self, Unit.self, UnitAcceleration.self, UnitAngle.self, UnitArea.self, UnitDispersion.self,
+        UnitDuration.self, UnitElectricCharge.self, UnitElectricCurrent.self, UnitElectricPotentialDifference.self,
+        UnitElectricResistance.self, UnitEnergy.self, UnitFrequency.self, UnitIlluminance.self, UnitLength.self,
+        UnitMass.self, UnitPower.self, UnitPressure.self, UnitSpeed.self, UnitTemperature.self, UnitVolume.self,
+        UnitConverterLinear.self, NSAffineTransform.self, NSDateComponents.self, NSCalendar.self,
     ]
 
     /// The children's stack limit; ORACLE_CHILD_STACK_KIB overrides it (for checking that a verdict

@@ -24,6 +24,12 @@ enum KnownCorelibsBug: String, CaseIterable {
     /// hashes it. Discounted only for a crash on an archive with an NSError in such a place.
     case errorHashTraps = "corelibs: NSError in a set or as a dictionary key traps (hash)"
 
+    /// corelibs' NSAffineTransform reads only its own layout (a `$0` array of six numbers), not the
+    /// `NSTransformStruct` bytes Apple's Foundation writes and reads (ArchiveGate reads Apple's and
+    /// refuses corelibs'), so it refuses every archive ArchiveGate accepts with one. Discounted for
+    /// any failure on an archive that holds an NSAffineTransform.
+    case affineTransformLayout = "corelibs: NSAffineTransform reads only its own $0 layout, not Apple's NSTransformStruct"
+
     /// The bug behind a Foundation refusal of an archive ArchiveGate accepted, if it is a known one.
     static func explainRefusal(message: String, archive: ArchiveModel) -> KnownCorelibsBug? {
         if message.hasPrefix("signal"), archive.hasHashedError {
@@ -35,6 +41,9 @@ enum KnownCorelibsBug: String, CaseIterable {
         if message.contains("Class NSDecimalNumber failed to decode")
             || archive.objects.indices.contains(where: { archive.className(of: $0) == "NSDecimalNumber" }) {
             return .decimalNumberNeverDecodes
+        }
+        if archive.objects.indices.contains(where: { archive.className(of: $0) == "NSAffineTransform" }) {
+            return .affineTransformLayout
         }
         return nil
     }

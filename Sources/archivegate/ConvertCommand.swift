@@ -39,7 +39,9 @@ struct ConvertCommand: ParsableCommand {
 
     func validate() throws {
         try switches.check(mode: mode)
-        if format == .dot, batch.applies(to: files) { throw ValidationError("--format dot takes one file") }
+        if format == .dot, batch.applies(to: files), batch.out == nil {
+            throw ValidationError("--format dot in a batch needs --out DIR (one <relative path>.dot per file)")
+        }
         if files.count > 1, !batch.applies(to: files) {
             throw ValidationError("several inputs make a batch: give a folder, --out DIR or --jobs N (JSON Lines on stdout)")
         }
@@ -48,6 +50,10 @@ struct ConvertCommand: ParsableCommand {
 
     func run() throws {
         let policy = try decode.policyOrExit()
+        if batch.applies(to: files), format == .dot {
+            return try BatchJobs.run(files, options: batch, acceptedWord: "drawn", outputExtension: "dot",
+                                     job: BatchJobs.draw(decode.inspector(policy)))
+        }
         if batch.applies(to: files) {
             let job = BatchJobs.convert(decode.inspector(policy), mode: mode, pretty: pretty, mirrored: batch.out != nil,
                                         filter: switches.filter)
@@ -71,13 +77,8 @@ extension ConvertCommand {
     /// `--format dot`: the verdict under the policy, the graph from an inspection-mode typed rendering
     /// (same limits), so a rejected archive can still be drawn with its violations in red.
     private func writeGraph(_ bytes: [UInt8], policy: Policy) throws {
-        let report = try decode.inspector(policy).validate(bytes)
-        var inspection = Policy.inspection
-        inspection.limits = policy.limits
-        guard let typed = try ArchiveInspector(policy: inspection).convert(bytes, mode: .typed).json else {
-            throw CLIFailure.usage("the archive could not be rendered")
-        }
-        Terminal.writeStdout(Array(try GraphvizExport.dot(typedJSON: typed, report: report).utf8))
+        let (dot, report) = try GraphvizExport.draw(bytes, inspector: decode.inspector(policy))
+        Terminal.writeStdout(Array(dot.utf8))
         if !report.valid || !report.unacknowledgedFindings.isEmpty {
             Terminal.error("\(files[0]): \(Terminal.rejection(report))")
             throw CLIExit.rejected

@@ -67,6 +67,33 @@ final class Link: NSObject, NSSecureCoding {
         #expect(redLines.count == 3)  // the refused Link and the `name` and `next` edges leaving it
     }
 
+    /// A batch draws one `<relative path>.dot` per archive under --out: a valid one, a rejected one
+    /// (its refused object in red), none for a malformed or non-plist file; the summary counts them.
+    @Test func aBatchDrawsOneGraphPerArchiveUnderOut() throws {
+        let input = try CLIRunner.temporaryDirectory()
+        let nested = input.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        let cycleFirst = Link(name: "first")
+        cycleFirst.next = Link(name: "second")
+        _ = try CLIRunner.write(try CLITests.archive([cycleFirst] as NSArray), named: "links.archive", in: input)
+        _ = try CLIRunner.write(try CLITests.archive(["a", 1] as NSArray), named: "plain.archive", in: nested)
+        _ = try CLIRunner.write(Array("bplist00cut".utf8), named: "cut.archive", in: input)
+        _ = try CLIRunner.write(Array("just text".utf8), named: "notes.txt", in: input)
+        let out = try CLIRunner.temporaryDirectory().appendingPathComponent("graphs")
+        let result = try CLIRunner.runToFiles(["convert", "--format", "dot", "--recursive", "--out", out.path, input.path])
+        #expect(result.status == 2, "worst is the malformed file: \(result.stderr.suffix(400))")
+        #expect(result.stdout.isEmpty)
+        let drawn = try FileManager.default.subpathsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".dot") }.sorted()
+        #expect(drawn == ["links.archive.dot", "sub/plain.archive.dot"])
+        let links = try String(contentsOf: out.appendingPathComponent("links.archive.dot"), encoding: .utf8)
+        #expect(links.hasPrefix("digraph archive {\n") && links.contains("policy.class_not_allowed") && links.contains("color=red"))
+        let plain = try String(contentsOf: out.appendingPathComponent("sub/plain.archive.dot"), encoding: .utf8)
+        #expect(Self.parse(plain).edges.contains { $0.2 == "NS.objects[0]" } && !plain.contains("color=red"))
+        #expect(result.stderr.contains(": 1 drawn, 1 rejected, 1 malformed, 1 skipped (not a property list)"), "\(result.stderr.suffix(400))")
+        let noOut = try CLIRunner.runToFiles(["convert", "--format", "dot", input.path])
+        #expect(noOut.status != 0 && noOut.stderr.contains("--format dot in a batch needs --out DIR"))
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/dot"), "Graphviz dot is not installed (scripts/bootstrap test)"))
     func graphvizAcceptsTheOutput() throws {
         let graph = try CLIRunner.run(["convert", "--allow-any-class", "--format", "dot", try Self.cycle()])

@@ -116,6 +116,36 @@ import Testing
         #expect(missing.stderr.contains("no table 'nope'"))
     }
 
+    /// Parallel decoding keeps the database's order: the same records, byte for byte, for any --jobs.
+    @Test func jobsDoNotChangeTheOutput() throws {
+        let (path, _) = try Self.makeDatabase()
+        let one = try CLIRunner.runToFiles(["scan-db", "--jobs", "1", path])
+        let four = try CLIRunner.runToFiles(["scan-db", "--jobs", "4", path])
+        #expect(one.status == 2 && four.status == 2)
+        #expect(try Self.records(one.stdout).count == 65)
+        #expect(one.stdout == four.stdout)
+        #expect(four.stderr.contains(": 40 converted, 15 rejected, 10 malformed, 30 skipped (not a property list)"))
+        let zero = try CLIRunner.runToFiles(["scan-db", "--jobs", "0", path])
+        #expect(zero.status != 0 && zero.stderr.contains("--jobs takes a positive number"))
+    }
+
+    /// convert's output switches apply to each record's JSON.
+    @Test func outputSwitchesApplyToTheJSON() throws {
+        let (path, _) = try Self.makeDatabase()
+        let kept = try CLIRunner.runToFiles(["scan-db", "--allow-any-class", "--table", "attachments", "--column", "meta", path])
+        let dropped = try CLIRunner.runToFiles(["scan-db", "--allow-any-class", "--class-names", "drop", "--table", "attachments", "--column", "meta", path])
+        func memos(_ stdout: String) throws -> [[String: Any]] {
+            try Self.records(stdout).compactMap { ($0["json"] as? [String: Any])?["root"] as? [String: Any] }
+        }
+        let withClass = try memos(kept.stdout)
+        let withoutClass = try memos(dropped.stdout)
+        #expect(withClass.count == 15 && withoutClass.count == 15)
+        #expect(withClass.allSatisfy { $0["$class"] != nil })
+        #expect(withoutClass.allSatisfy { $0["$class"] == nil && $0["title"] != nil })
+        let typed = try CLIRunner.runToFiles(["scan-db", "--mode", "typed", "--nulls", "drop", path])
+        #expect(typed.status != 0 && typed.stderr.contains("plain mode only"))
+    }
+
     @Test func aLockedDatabaseIsScannedThroughACopy() throws {
         let (path, _) = try Self.makeDatabase()
         let before = try Self.digest(path)

@@ -29,6 +29,12 @@ extension FoundationShape {
         case decimal
         /// `[{"location","length"}]`.
         case ranges
+        /// `[1, 2, 3]`: NSIndexPath's indexes.
+        case indexes
+        /// `{"m11","m12","m21","m22","tX","tY"}`: NSAffineTransform's matrix.
+        case transform
+        /// `{"colorSpace","red","green","blue","alpha"}` or `{"colorSpace","white","alpha"}`.
+        case color
         /// A JSON array of the elements.
         case array
         /// An object for string keys, else `[{"key","value"}]`.
@@ -63,6 +69,8 @@ extension FoundationShape {
         case scalar(StaticString)
         /// NSAttributedString's run table, decoded from the data; omitted when absent.
         case runs(StaticString)
+        /// An inline integer, `null` when it is NSDateComponentUndefined (`Int.max`) or absent.
+        case component(StaticString)
         /// An inline number of seconds since 2001-01-01 as an ISO 8601 timestamp (like NSDate); `null` when absent.
         case scalarDate(StaticString)
     }
@@ -99,6 +107,18 @@ extension FoundationShape {
     private static let strings: Set<String> = ["NSString", "NSMutableString"]
     private static let datas: Set<String> = ["NSData", "NSMutableData"]
     private static let numbers: Set<String> = ["NSNumber"]
+
+    /// NSUnit and the dimensions both Apple's Foundation and swift-corelibs-foundation archive under
+    /// these names. Left out: NSUnitConcentrationMass (corelibs writes and reads it as
+    /// `UnitConcentrationMass`), NSUnitInformationStorage (not in corelibs), and NSUnitFuelEfficiency,
+    /// whose units use NSUnitConverterReciprocal, which is not in the table.
+    static let dimensionClassNames: Set<String> = [
+        "NSUnitAcceleration", "NSUnitAngle", "NSUnitArea", "NSUnitDispersion", "NSUnitDuration", "NSUnitElectricCharge",
+        "NSUnitElectricCurrent", "NSUnitElectricPotentialDifference", "NSUnitElectricResistance", "NSUnitEnergy",
+        "NSUnitFrequency", "NSUnitIlluminance", "NSUnitLength", "NSUnitMass", "NSUnitPower", "NSUnitPressure", "NSUnitSpeed",
+        "NSUnitTemperature", "NSUnitVolume",
+    ]
+    static let unitClassNames: Set<String> = dimensionClassNames.union(["NSUnit"])
 
     /// The table.
     var definition: Definition {
@@ -195,6 +215,84 @@ extension FoundationShape {
                 Field("kCLLocationCodingKeySpeedAccuracy", .finiteNumber, json: .scalar("speedAccuracy")),
                 Field("kCLLocationCodingKeyTimestamp", .finiteNumber, json: .scalarDate("timestamp")),
             ], json: .members, group: .coreLocation)
+        case .indexPath:
+            // corelibs' and Apple's layout: the length, then one inline index (length 1) or the
+            // indexes as varints in data (length 2 or more); the shape check has the rules.
+            Definition(classNames: ["NSIndexPath"], fields: [
+                Field("NSIndexPathLength", .integer, required: true),
+                Field("NSIndexPathValue", .integer),
+                Field("NSIndexPathData", nil, accepts: Self.datas),
+            ], json: .indexes)
+        case .measurement:
+            // decodeDouble reads an absent NS.value as 0: required here, so the JSON never shows a
+            // null where Foundation has 0.
+            Definition(classNames: ["NSMeasurement"], fields: [
+                Field("NS.value", .finiteNumber, required: true, json: .scalar("value")),
+                Field("NS.unit", .reference, required: true, accepts: Self.unitClassNames, json: .reference("unit")),
+            ], json: .members)
+        case .unit:
+            // NSUnit has a symbol; its dimensions (NSUnitLength …) a converter as well (the shape
+            // check has the rule). The dimension class is the `$classname`, not a JSON member.
+            Definition(classNames: Self.unitClassNames.sorted(), fields: [
+                Field("NS.symbol", .stringReference, required: true, accepts: Self.strings, json: .reference("symbol")),
+                Field("NS.converter", .reference, accepts: ["NSUnitConverterLinear"], json: .reference("converter")),
+            ], json: .members)
+        case .unitConverter:
+            // decodeDouble reads an absent value as 0: both required (see NS.value).
+            Definition(classNames: ["NSUnitConverterLinear"], fields: [
+                Field("NS.coefficient", .finiteNumber, required: true, json: .scalar("coefficient")),
+                Field("NS.constant", .finiteNumber, required: true, json: .scalar("constant")),
+            ], json: .members)
+        case .affineTransform:
+            // Apple's layout (-[NSAffineTransform encodeWithCoder:] in Foundation): big-endian
+            // float32s in inline bytes, 0, 9, 16 or 24 of them (KeyedArchive+AffineTransform).
+            // corelibs writes a `$0` array Apple's decoder ignores: refused by the shape check.
+            Definition(classNames: ["NSAffineTransform"], fields: [
+                Field("NSTransformStruct", .inlineData),
+            ], json: .transform)
+        case .color:
+            // UIKit, not Foundation: corelibs cannot write it, so its fixtures are hand-built with the
+            // field names of UIKitCore's -[UIColor encodeWithCoder:] (KeyedArchive+Color has the rules).
+            // AppKit's NSColor writes the same NSColorSpace and NSRGB/NSWhite text for RGB and white.
+            Definition(classNames: ["UIColor", "NSColor"], fields: [
+                Field("NSColorSpace", .integer, required: true),
+                Field("NSRGB", .inlineData),
+                Field("NSWhite", .inlineData),
+                Field("UISystemColorName", .stringReference, accepts: Self.strings),
+            ], json: .color, group: .uikitValues)
+        case .dateComponents:
+            // Foundation reads every component with decodeInteger (absent = 0, not "undefined"),
+            // so all are required; NSDateComponentUndefined (Int.max) renders as null. The shape
+            // check wants NS.isLeapMonth an inline boolean.
+            Definition(classNames: ["NSDateComponents"], fields: [
+                Field("NS.calendar", .reference, accepts: ["NSCalendar"], json: .reference("calendar")),
+                Field("NS.timezone", .reference, accepts: ["NSTimeZone"], json: .reference("timeZone")),
+                Field("NS.era", .integer, required: true, json: .component("era")),
+                Field("NS.year", .integer, required: true, json: .component("year")),
+                Field("NS.quarter", .integer, required: true, json: .component("quarter")),
+                Field("NS.month", .integer, required: true, json: .component("month")),
+                Field("NS.day", .integer, required: true, json: .component("day")),
+                Field("NS.hour", .integer, required: true, json: .component("hour")),
+                Field("NS.minute", .integer, required: true, json: .component("minute")),
+                Field("NS.second", .integer, required: true, json: .component("second")),
+                Field("NS.nanosec", .integer, required: true, json: .component("nanosecond")),
+                Field("NS.weekOfYear", .integer, required: true, json: .component("weekOfYear")),
+                Field("NS.weekOfMonth", .integer, required: true, json: .component("weekOfMonth")),
+                Field("NS.yearForWOY", .integer, required: true, json: .component("yearForWeekOfYear")),
+                Field("NS.weekday", .integer, required: true, json: .component("weekday")),
+                Field("NS.weekdayOrdinal", .integer, required: true, json: .component("weekdayOrdinal")),
+                Field("NS.isLeapMonth", nil, json: .scalar("isLeapMonth")),
+            ], json: .members)
+        case .calendar:
+            // Rendered as its identifier (like NSLocale); the other fields are checked, not shown.
+            Definition(classNames: ["NSCalendar"], fields: [
+                Field("NS.identifier", .stringReference, required: true, accepts: Self.strings),
+                Field("NS.timezone", .reference, accepts: ["NSTimeZone"]),
+                Field("NS.locale", .reference, required: true, accepts: ["NSLocale"]),
+                Field("NS.firstwkdy", .integer, required: true),
+                Field("NS.mindays", .integer, required: true),
+                Field("NS.gstartdate", .reference, accepts: ["NSDate"]),
+            ], json: .referencedString("NS.identifier"))
         case .personNameComponents:
             // Every part is optional; Foundation writes an absent one as `$null`.
             Definition(classNames: ["NSPersonNameComponents"], fields: [

@@ -3,7 +3,8 @@
 public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     case string, data, date, array, set, orderedSet, dictionary, null, url, uuid, value
     case attributedString, decimalNumber, indexSet, error, locale, timeZone
-    case dateInterval, personNameComponents, location
+    case dateInterval, personNameComponents, location, indexPath, measurement, unit, unitConverter
+    case affineTransform, color, dateComponents, calendar
 
     /// The shape of the Foundation class with exactly this `$classname`, if any.
     public init?(className: String) {
@@ -38,6 +39,14 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         case .dateInterval: 17
         case .personNameComponents: 18
         case .location: 19
+        case .indexPath: 20
+        case .measurement: 21
+        case .unit: 22
+        case .unitConverter: 23
+        case .affineTransform: 24
+        case .color: 25
+        case .dateComponents: 26
+        case .calendar: 27
         }
     }
 

@@ -55,6 +55,26 @@ extension KeyedArchive {
             if indexRanges(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NSRangeCount and ranges"))
             }
+        case .indexPath:
+            if indexPath(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: nil,
+                                             "\(className) has no readable NSIndexPathLength and NSIndexPathValue or NSIndexPathData indexes"))
+            }
+        case .measurement:
+            if field(uid, "NS.unit").flatMap(referencedUID) == 0 {
+                problems.append(ShapeProblem(.missingField, key: "NS.unit", "\(className) NS.unit is $null"))
+            }
+        case .unit:
+            if let problem = checkConverter(uid, className: className) { problems.append(problem) }
+        case .dateComponents, .calendar:
+            if let problem = checkCalendrical(uid, as: shape, className: className) { problems.append(problem) }
+        case .affineTransform:
+            if let problem = checkAffineTransform(uid, className: className) { problems.append(problem) }
+        case .color:
+            if field(uid, "NSColorSpace") != nil, color(uid) == nil {
+                problems.append(ShapeProblem(.invalidValue, key: "NSColorSpace",
+                                             "\(className) is not an RGB or white color with readable components (UIRed… or NSRGB, UIWhite or NSWhite)"))
+            }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
             if let problem = checkRuns(uid, className: className) { problems.append(problem) }
@@ -65,7 +85,7 @@ extension KeyedArchive {
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
             }
-        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location:
+        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location, .unitConverter:
             break
         }
         return problems

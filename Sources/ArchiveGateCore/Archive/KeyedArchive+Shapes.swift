@@ -26,7 +26,7 @@ extension KeyedArchive {
             return dataIndex(field(uid, "NS.uuidbytes")).flatMap { plist.data(at: $0) }?.count == 16 ? shape : nil
         case .url:
             return referencedString(uid, "NS.relative") != nil ? shape : nil
-        case .locale:
+        case .locale, .calendar:
             return referencedString(uid, "NS.identifier") != nil ? shape : nil
         case .timeZone:
             return referencedString(uid, "NS.name") != nil ? shape : nil
@@ -34,7 +34,8 @@ extension KeyedArchive {
             return field(uid, "NSString").flatMap(referencedUID) != nil ? shape : nil
         case .error:
             return referencedString(uid, "NSDomain") != nil ? shape : nil
-        case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location:
+        case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location, .indexPath,
+             .measurement, .unit, .unitConverter, .affineTransform, .color, .dateComponents:
             return shape
         }
     }

@@ -6,6 +6,8 @@ public enum ShapeGroup: String, Hashable, Sendable, CaseIterable {
     case foundation
     /// CoreLocation's value classes (CLLocation).
     case coreLocation = "corelocation"
+    /// UIKit's and AppKit's value classes (UIColor, NSColor).
+    case uikitValues = "uikit-values"
 }
 
 extension FoundationShape {

@@ -51,6 +51,36 @@ extension PlainRenderer {
                 output.append(UInt8(ascii: "}"))
             }
             output.append(UInt8(ascii: "]"))
+        case .indexes:
+            guard let indexes = archive.indexPath(uid) else { return false }
+            output.append(UInt8(ascii: "["))
+            for (position, index) in indexes.enumerated() {
+                if position > 0 { output.append(UInt8(ascii: ",")) }
+                output.appendInteger(Int128(index))
+            }
+            output.append(UInt8(ascii: "]"))
+        case .transform:
+            guard let matrix = archive.affineTransform(uid) else { return false }
+            for (position, name) in KeyedArchive.affineTransformMembers.enumerated() {
+                output.append(position == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+                output.append(name)
+                output.appendDouble(matrix[position])
+            }
+            output.append(UInt8(ascii: "}"))
+        case .color:
+            guard let color = archive.color(uid) else { return false }
+            output.append("{\"colorSpace\":")
+            output.appendString(color.space)
+            for (name, value) in zip(color.names, color.components) {
+                output.append(",")
+                output.append(name)
+                output.appendDouble(value)
+            }
+            if let name = color.systemName {
+                output.append(",\"systemName\":")
+                output.appendString(name)
+            }
+            output.append(UInt8(ascii: "}"))
         case .array, .dictionary, .members:
             return false
         }
@@ -103,6 +133,13 @@ extension PlainRenderer {
                     pushMemberName(name, first: position == 0)
                 case .scalar(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("null")) }
+                    pushMemberName(name, first: position == 0)
+                case .component(let name):
+                    if let value = archive.scalarField(uid, field.key), archive.plist.int64(at: value) != Int64.max {
+                        stack.append(.scalar(plistIndex: value))
+                    } else {
+                        stack.append(.literal("null"))
+                    }
                     pushMemberName(name, first: position == 0)
                 case .scalarDate(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }

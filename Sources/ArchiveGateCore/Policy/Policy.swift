@@ -87,7 +87,7 @@ extension Policy {
     public static let foundationGroup: Set<String> = plistGroup.union(FoundationShape.classNames(in: .foundation))
 
     /// The named groups a policy's class lists may use besides `*`: `plist`, and one per
-    /// `ShapeGroup` of the definitions table (`foundation`, `corelocation`).
+    /// `ShapeGroup` of the definitions table (`foundation`, `corelocation`, `uikit-values`).
     public static let namedGroups: [String: Set<String>] = {
         var groups = ["plist": plistGroup, "foundation": foundationGroup]
         for group in ShapeGroup.allCases where group != .foundation {

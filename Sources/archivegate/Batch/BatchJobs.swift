@@ -45,7 +45,7 @@ enum BatchJobs {
 
     /// Reads `input` under the policy's input limit and runs `body` on its bytes; an unreadable file
     /// and a malformed archive get their records here, the same for every job.
-    private static func withBytes(
+    static func withBytes(
         of input: BatchInput, _ inspector: ArchiveInspector, _ body: ([UInt8]) throws(ArchiveGateError) -> BatchFileResult
     ) -> BatchFileResult {
         let bytes: [UInt8]
@@ -61,7 +61,7 @@ enum BatchJobs {
         }
     }
 
-    private static func failure(_ error: ArchiveGateError, input: BatchInput, bytes: Int) -> BatchFileResult {
+    static func failure(_ error: ArchiveGateError, input: BatchInput, bytes: Int) -> BatchFileResult {
         let outcome = BatchOutcome.failure(error)
         if case .skipped = outcome { return BatchFileResult(outcome: .skipped, bytesRead: bytes, record: nil, message: nil) }
         var record = BatchRecord(origin: ["file": .text(input.relativePath)], status: "malformed")
@@ -71,7 +71,7 @@ enum BatchJobs {
     }
 
     /// Lists the inputs, runs `job` over them, prints the summary and exits with the worst code.
-    static func run(_ paths: [String], options: BatchOptions, acceptedWord: String,
+    static func run(_ paths: [String], options: BatchOptions, acceptedWord: String, outputExtension: String = "json",
                     job: @Sendable @escaping (BatchInput) -> BatchFileResult) throws {
         let inputs: [BatchInput]
         do {
@@ -80,7 +80,7 @@ enum BatchJobs {
             Terminal.error(message)
             throw CLIExit.usage
         }
-        let runner = BatchRunner(inputs: inputs, outputFolder: options.out)
+        let runner = BatchRunner(inputs: inputs, outputFolder: options.out, outputExtension: outputExtension)
         let summary = runner.run(jobs: options.workerCount, job)
         for line in summary.lines(acceptedWord: acceptedWord, seconds: runner.progress.elapsed) {
             runner.progress.message(line)

@@ -8,6 +8,9 @@ struct BatchFileResult: Sendable {
     var bytesRead: Int
     var record: [UInt8]?
     var message: String?
+    /// With `--out`, write `record` as the mirrored file even when the file is not converted (a
+    /// rejected archive's DOT graph, drawn with its violations in red).
+    var mirrorsRejected = false
 }
 
 /// Runs a per-file job over a batch's inputs on `jobs` threads, writes each result as it completes
@@ -18,11 +21,14 @@ final class BatchRunner: @unchecked Sendable {
     private var next = 0
     private let inputs: [BatchInput]
     private let outputFolder: URL?
+    /// The mirrored files' extension (`json`, `dot`).
+    private let outputExtension: String
     let progress: ProgressLine
 
-    init(inputs: [BatchInput], outputFolder: String?) {
+    init(inputs: [BatchInput], outputFolder: String?, outputExtension: String = "json") {
         self.inputs = inputs
         self.outputFolder = outputFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
+        self.outputExtension = outputExtension
         progress = ProgressLine(totalFiles: inputs.count, totalBytes: inputs.reduce(0) { $0 + $1.size })
     }
 
@@ -49,9 +55,12 @@ final class BatchRunner: @unchecked Sendable {
         var outcome = result.outcome
         if let record = result.record {
             if let outputFolder {
-                if case .converted = outcome, !write(record, to: outputFolder.appendingPathComponent(input.relativePath + ".json")) {
+                var mirrors = result.mirrorsRejected
+                if case .converted = outcome { mirrors = true }
+                let name = input.relativePath + "." + outputExtension
+                if mirrors, !write(record, to: outputFolder.appendingPathComponent(name)) {
                     outcome = .unreadable
-                    progress.message("\(input.path): cannot write \(input.relativePath).json under \(outputFolder.path)")
+                    progress.message("\(input.path): cannot write \(name) under \(outputFolder.path)")
                 }
             } else {
                 lock.withLock { Terminal.writeStdout(record) }

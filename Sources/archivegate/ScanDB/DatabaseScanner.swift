@@ -1,5 +1,6 @@
 import ArchiveGateCore
 import ArchiveGateSQLiteRead
+import Dispatch
 import Foundation
 
 /// Walks the BLOB cells of a database's tables (optionally only some tables and columns), decodes
@@ -56,12 +57,37 @@ struct DatabaseScanner {
         var description: String { message }
     }
 
-    /// Scans every table; prints records, progress and the summary; returns the summary.
-    func scan(inspector: ArchiveInspector, mode: OutputMode) throws -> BatchSummary {
+    /// One candidate BLOB read from the database, waiting to be decoded.
+    private struct Hit {
+        var bytes: [UInt8]
+        var origin: KeyValuePairs<String, BatchRecord.OriginValue>
+        var label: String
+    }
+
+    /// Scans every table; prints records, progress and the summary; returns the summary. SQLite is
+    /// read on this thread; the BLOBs it finds are decoded `jobs` at a time in chunks (at most
+    /// `chunkHits` BLOBs or `chunkBytes` bytes held at once), and each chunk's records are written
+    /// in database order, so the output does not depend on `jobs`.
+    func scan(inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter = PlainJSONFilter(), jobs: Int = 1) throws -> BatchSummary {
         let progress = ProgressLine(totalFiles: tables.reduce(0) { $0 + $1.rows }, totalBytes: 0, unit: "rows")
         var summary = BatchSummary()
         var rowsScanned = 0
         let limit = inspector.policy.limits.maxInputBytes + 1
+        let chunkHits = max(1, jobs) * 16
+        let chunkBytes = 64 << 20
+        var pending: [Hit] = []
+        var pendingBytes = 0
+        func drain() {
+            let results = Self.inspect(pending, inspector: inspector, mode: mode, filter: filter, jobs: jobs)
+            for (hit, result) in zip(pending, results) {
+                Terminal.writeStdout(result.record)
+                if let message = result.message { progress.message("\(hit.label): \(message)") }
+                summary.add(result.outcome, bytes: hit.bytes.count)
+            }
+            pending.removeAll(keepingCapacity: true)
+            pendingBytes = 0
+            progress.update(files: rowsScanned, bytes: summary.bytes)
+        }
         for table in tables {
             let select = "SELECT " + (table.hasRowID ? "rowid, " : "NULL, ") + table.columns.map(ReadOnlyDatabase.quoted).joined(separator: ", ")
                 + " FROM " + ReadOnlyDatabase.quoted(table.name)
@@ -78,18 +104,19 @@ struct DatabaseScanner {
                             "table": .text(table.name), "column": .text(column),
                             "rowid": row.integer(0).map { .integer($0) } ?? .null,
                         ]
-                        let (outcome, record, message) = Self.inspect(bytes, inspector: inspector, mode: mode, origin: origin)
-                        Terminal.writeStdout(record)
-                        if let message { progress.message("\(table.name).\(column) rowid \(row.integer(0).map(String.init) ?? "-"): \(message)") }
-                        summary.add(outcome, bytes: bytes.count)
+                        pending.append(Hit(bytes: bytes, origin: origin,
+                                           label: "\(table.name).\(column) rowid \(row.integer(0).map(String.init) ?? "-")"))
+                        pendingBytes += bytes.count
+                        if pending.count >= chunkHits || pendingBytes >= chunkBytes { drain() }
                     }
-                    progress.update(files: rowsScanned, bytes: summary.bytes)
+                    if pending.isEmpty { progress.update(files: rowsScanned, bytes: summary.bytes) }
                     return true
                 }
             } catch {
                 progress.message("table '\(table.name)' could not be read: \(error)")
                 summary.add(.unreadable, bytes: 0)
             }
+            drain()
         }
         progress.finish()
         progress.message("scanned \(rowsScanned) rows in \(tables.count) tables")
@@ -99,15 +126,30 @@ struct DatabaseScanner {
         return summary
     }
 
+    /// Decodes a chunk of BLOBs on up to `jobs` threads; results in the chunk's order.
+    private static func inspect(_ hits: [Hit], inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter,
+                                jobs: Int) -> [(outcome: BatchOutcome, record: [UInt8], message: String?)] {
+        let results = ResultSlots(count: hits.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, hits.count))) { worker in
+            var position = worker
+            while position < hits.count {
+                let hit = hits[position]
+                results.set(position, inspect(hit.bytes, inspector: inspector, mode: mode, filter: filter, origin: hit.origin))
+                position += max(1, min(jobs, hits.count))
+            }
+        }
+        return results.values
+    }
+
     /// Decodes one candidate BLOB: the record (report and JSON, or error) and a stderr line if it failed.
-    private static func inspect(_ bytes: [UInt8], inspector: ArchiveInspector, mode: OutputMode,
+    private static func inspect(_ bytes: [UInt8], inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter,
                                 origin: KeyValuePairs<String, BatchRecord.OriginValue>) -> (BatchOutcome, [UInt8], String?) {
         do throws(ArchiveGateError) {
             let inspection = try inspector.convert(bytes, mode: mode)
             if let json = inspection.json {
                 var record = BatchRecord(origin: origin, status: "converted")
                 record.append(report: inspection.report)
-                record.append(json: json)
+                record.append(json: filter.isIdentity ? json : filter.apply(json, pretty: false))
                 return (.converted, record.line, nil)
             }
             var record = BatchRecord(origin: origin, status: "rejected")
@@ -118,5 +160,21 @@ struct DatabaseScanner {
             record.append(error: error)
             return (.malformed(code: error.code.rawValue), record.line, Terminal.malformed(error))
         }
+    }
+}
+
+/// One result per chunk position, filled by the decoding threads (each position by one thread).
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [(outcome: BatchOutcome, record: [UInt8], message: String?)?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ position: Int, _ result: (BatchOutcome, [UInt8], String?)) {
+        lock.withLock { slots[position] = result }
+    }
+
+    var values: [(outcome: BatchOutcome, record: [UInt8], message: String?)] {
+        lock.withLock { slots.map { $0! } }
     }
 }

@@ -9,7 +9,7 @@ struct ScanDBCommand: ParsableCommand {
         commandName: "scan-db",
         abstract: "Find and decode every archive BLOB in a SQLite database (read-only), one JSON line per hit.",
         discussion: """
-        Example: archivegate scan-db --allow-any-class sms.db
+        Example: archivegate scan-db --allow-any-class --jobs 4 --class-names drop sms.db
         Each record: {"table","column","rowid","status","report","json"} (converted), or "error" (malformed).
         BLOBs that are not property lists are counted as skipped; a summary ends on stderr; exit is the worst code.
         A locked or WAL-mode database is scanned through a private copy; the original is never written.
@@ -21,6 +21,11 @@ struct ScanDBCommand: ParsableCommand {
     @Option(name: .long, help: "plain (natural JSON) or typed (lossless archive graph).")
     var mode: OutputMode = .plain
 
+    @OptionGroup var switches: OutputSwitches
+
+    @Option(name: .long, help: ArgumentHelp("BLOBs decoded in parallel (default: the number of cores); the output order stays the database's.", valueName: "n"))
+    var jobs: Int?
+
     @Option(name: .long, help: ArgumentHelp("Only this table (repeatable).", valueName: "name"))
     var table: [String] = []
 
@@ -29,6 +34,11 @@ struct ScanDBCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp("The SQLite database.", valueName: "file"))
     var file: String
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs takes a positive number; got \(jobs)") }
+        try switches.check(mode: mode)
+    }
 
     func run() throws {
         let policy = try decode.policyOrExit()
@@ -47,7 +57,8 @@ struct ScanDBCommand: ParsableCommand {
         }
         let summary: BatchSummary
         do {
-            summary = try scanner.scan(inspector: decode.inspector(policy), mode: mode)
+            summary = try scanner.scan(inspector: decode.inspector(policy), mode: mode, filter: switches.filter,
+                                       jobs: jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
         } catch {
             Terminal.error("\(file): scan stopped: \(error)")
             throw CLIExit.malformed

@@ -1,0 +1,33 @@
+/// NSDateComponents' and NSCalendar's rules the definitions table cannot say.
+extension KeyedArchive {
+    /// The calendar identifiers Foundation's `Calendar.Identifier` knows (CLDR names). An unknown
+    /// one makes NSCalendar's decoder fail.
+    static let calendarIdentifiers: Set<String> = [
+        "gregorian", "buddhist", "chinese", "coptic", "ethiopic", "ethiopic-amete-alem", "hebrew", "iso8601", "indian",
+        "islamic", "islamic-civil", "japanese", "persian", "republic-of-china", "islamic-tbla", "islamic-umalqura",
+    ]
+
+    /// NSDateComponents: `NS.isLeapMonth` an inline boolean (read with decodeBool). NSCalendar: a
+    /// known identifier, a non-null locale, and first weekday and minimum days in the first week 1…7.
+    func checkCalendrical(_ uid: Int, as shape: FoundationShape, className: String) -> ShapeProblem? {
+        if shape == .dateComponents {
+            guard let value = field(uid, "NS.isLeapMonth") else {
+                return ShapeProblem(.missingField, key: "NS.isLeapMonth", "\(className) has no NS.isLeapMonth")
+            }
+            return plist[value].kind == .bool ? nil
+                : ShapeProblem(.shapeMismatch, key: "NS.isLeapMonth", "\(className) NS.isLeapMonth must be an inline boolean")
+        }
+        if let identifier = referencedString(uid, "NS.identifier"), !Self.calendarIdentifiers.contains(identifier) {
+            return ShapeProblem(.invalidValue, key: "NS.identifier", "\(className) NS.identifier '\(identifier)' is not a calendar Foundation knows")
+        }
+        if field(uid, "NS.locale").flatMap(referencedUID) == 0 {
+            return ShapeProblem(.missingField, key: "NS.locale", "\(className) NS.locale is $null")
+        }
+        for key: StaticString in ["NS.firstwkdy", "NS.mindays"] {
+            if let index = field(uid, key), plist[index].kind == .integer, let value = plist.int64(at: index), !(1 ... 7).contains(value) {
+                return ShapeProblem(.invalidValue, key: key.description, "\(className) \(key) must be 1 to 7, found \(value)")
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,28 @@
+import ArchiveGateCore
+
+extension BatchJobs {
+    /// `convert --format dot --out DIR` over a batch: one `<relative path>.dot` per archive, a
+    /// rejected one included (its violations in red; counted as rejected); malformed files get no
+    /// graph, only their stderr line.
+    static func draw(_ inspector: ArchiveInspector) -> @Sendable (BatchInput) -> BatchFileResult {
+        { input in
+            withBytes(of: input, inspector) { bytes throws(ArchiveGateError) in
+                let drawn: (dot: String, report: ValidationReport)
+                do {
+                    drawn = try GraphvizExport.draw(bytes, inspector: inspector)
+                } catch let error as ArchiveGateError {
+                    throw error
+                } catch {
+                    return BatchFileResult(outcome: .unreadable, bytesRead: bytes.count, record: nil, message: "\(input.path): \(error)")
+                }
+                let (dot, report) = drawn
+                if report.valid && report.unacknowledgedFindings.isEmpty {
+                    return BatchFileResult(outcome: .converted, bytesRead: bytes.count, record: Array(dot.utf8), message: nil)
+                }
+                return BatchFileResult(outcome: .rejected(code: BatchOutcome.rejectionCode(report)), bytesRead: bytes.count,
+                                       record: Array(dot.utf8), message: "\(input.path): \(Terminal.rejection(report))",
+                                       mirrorsRejected: true)
+            }
+        }
+    }
+}
