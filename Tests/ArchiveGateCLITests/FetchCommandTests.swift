@@ -54,7 +54,7 @@ import Testing
                                         environment: withoutLibcurl)
         #expect(fetched.status == 2)
         #expect(fetched.stdout.isEmpty)
-        #expect(fetched.stderr.hasPrefix("fetch.unavailable: "), "\(fetched.stderr)")
+        #expect(fetched.stderr.hasPrefix("archivegate: fetch.unavailable: "), "\(fetched.stderr)")
         #expect(fetched.stderr.contains("libcurl.so.4") && fetched.stderr.contains("libcurl4"), "\(fetched.stderr)")
         #expect(origin.acceptCount == 0)
     }
