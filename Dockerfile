@@ -13,9 +13,9 @@
 # Build stage: the official Swift image of the toolchain we develop with.
 FROM swift:6.3.1-bookworm AS build
 
-# Headers and link libraries of the system-library targets (CCurl links libcurl, compression
-# links zlib, CSQLite3 links the system SQLite for `archivegate scan-db`; the store's SQLite is
-# sqlite-nio's own, bundled).
+# Headers and link libraries of the system-library targets (CCurl uses libcurl's headers only: the
+# binary dlopens libcurl.so.4 on the first fetch; compression links zlib, CSQLite3 links the system
+# SQLite for `archivegate scan-db`; the store's SQLite is sqlite-nio's own, bundled).
 # hadolint ignore=DL3008
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
@@ -40,8 +40,9 @@ RUN swift build -c release --static-swift-stdlib --product archivegate
 RUN install -D -m 0755 "$(swift build -c release --show-bin-path)/archivegate" /staging/archivegate
 
 # ---------------------------------------------------------------------------------------------
-# Runtime stage: what the binary loads (ldd: libcurl4 and its dependencies, zlib1g; libc6,
-# libgcc-s1 and libstdc++6 are already in the base image), CA certificates for the fetch module's
+# Runtime stage: what the binary loads (ldd: zlib1g, libsqlite3-0; libc6, libgcc-s1 and libstdc++6
+# are already in the base image; with dlopen on the first fetch: libcurl4 and its dependencies —
+# without them fetching fails with fetch.unavailable), CA certificates for the fetch module's
 # HTTPS, tzdata for time zones, and curl for HEALTHCHECK alone (the image has no other HTTP client
 # and `archivegate` has no health-check subcommand; curl adds ~300 KB on top of libcurl4).
 FROM debian:bookworm-slim AS runtime

@@ -96,7 +96,9 @@ let package = Package(
         // Release benchmark: ours vs Foundation's NSKeyedUnarchiver on the same bytes (scripts/bench).
         .executableTarget(name: "ArchiveGateBench", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateBench"),
         // libcurl (system library + typed wrappers for its variadic calls) and the SSRF-safe fetcher.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // No pkgConfig: it would add `-lcurl`; libcurl is dlopen'ed on the first fetch (CCurl.h). The
+        // headers (libcurl4-openssl-dev) are in the default include path.
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "ArchiveGateFetch", dependencies: ["CCurl"]),
         // The loopback HTTP origin the fetch, server and CLI tests share.
         .target(name: "ArchiveGateTestSupport", path: "Tests/ArchiveGateTestSupport"),

@@ -41,22 +41,27 @@ final class CurlTransfer {
     }
 
     private let handle: UnsafeMutableRawPointer
+    /// The loaded libcurl (`curl_easy_*` live there).
+    private let curl: Libcurl
     private let state: State
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     /// The easy handle points into the last URL it was given (`CURLOPT_CURLU`), so every URL
     /// performed is kept until the handle is cleaned up in `deinit`.
     private var performedURLs: [CurlURL] = []
 
-    /// libcurl's global state is set up once per process, before the first handle (thread-safe
-    /// through Swift's lazy global initialization).
-    private static let globalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
-
     init(policy: FetchPolicy, userAgent: String, cancellation: CancellationFlag) throws(FetchError) {
-        guard Self.globalInit == CURLE_OK, let handle = curl_easy_init() else {
+        // Loading runs curl_global_init (once per process) before this first handle.
+        let curl: Libcurl
+        do throws(FetchError) { curl = try Libcurl.shared() } catch {
             errorBuffer.deallocate()
-            throw FetchError(.connectionFailed, "libcurl could not be initialized")
+            throw error
+        }
+        guard let handle = curl.api.easy_init() else {
+            errorBuffer.deallocate()
+            throw FetchError(.connectionFailed, "libcurl could not create a handle")
         }
         self.handle = handle
+        self.curl = curl
         self.state = State(addressGuard: AddressGuard(allowing: policy.allowedRanges),
                            maxBytes: policy.maxBytes, cancellation: cancellation)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
@@ -64,7 +69,7 @@ final class CurlTransfer {
     }
 
     deinit {
-        curl_easy_cleanup(handle)
+        curl.api.easy_cleanup(handle)
         errorBuffer.deallocate()
     }
 
@@ -74,11 +79,12 @@ final class CurlTransfer {
         let context = Unmanaged.passUnretained(state).toOpaque()  // `self` owns `state` for the handle's life
         var failed: [String] = []
         func check(_ code: CURLcode, _ name: String) { if code != CURLE_OK { failed.append(name) } }
-        func long(_ option: CURLoption, _ value: Int, _ name: String) { check(ag_curl_setopt_long(handle, option, value), name) }
-        func string(_ option: CURLoption, _ value: String, _ name: String) { check(ag_curl_setopt_string(handle, option, value), name) }
+        let setopt = curl.api.easy_setopt
+        func long(_ option: CURLoption, _ value: Int, _ name: String) { check(ag_curl_setopt_long(setopt, handle, option, value), name) }
+        func string(_ option: CURLoption, _ value: String, _ name: String) { check(ag_curl_setopt_string(setopt, handle, option, value), name) }
 
         long(CURLOPT_NOSIGNAL, 1, "NOSIGNAL")  // many threads: no SIGALRM-based DNS timeouts
-        check(ag_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+        check(ag_curl_setopt_pointer(setopt, handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
         // Schemes, for the first request and (should auto-follow ever be enabled) for redirects.
         string(CURLOPT_PROTOCOLS_STR, "http,https", "PROTOCOLS_STR")
         string(CURLOPT_REDIR_PROTOCOLS_STR, "http,https", "REDIR_PROTOCOLS_STR")
@@ -104,14 +110,14 @@ final class CurlTransfer {
         string(CURLOPT_USERAGENT, userAgent, "USERAGENT")
         // Size: the announced length is refused up front; the write callback caps the rest
         // (7.88's MAXFILESIZE does not stop a body without Content-Length).
-        check(ag_curl_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(policy.maxBytes)), "MAXFILESIZE_LARGE")
+        check(ag_curl_setopt_off(setopt, handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(policy.maxBytes)), "MAXFILESIZE_LARGE")
         long(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(policy.connectTimeout), "CONNECTTIMEOUT_MS")
         if policy.lowSpeedLimit > 0 {
             long(CURLOPT_LOW_SPEED_LIMIT, policy.lowSpeedLimit, "LOW_SPEED_LIMIT")
             long(CURLOPT_LOW_SPEED_TIME, max(1, (Self.milliseconds(policy.lowSpeedTime) + 999) / 1000), "LOW_SPEED_TIME")
         }
 
-        check(ag_curl_set_opensocket_function(handle) { context, _, address in
+        check(ag_curl_set_opensocket_function(setopt, handle) { context, _, address in
             guard let context, let address else { return CURL_SOCKET_BAD }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
             let target = IPAddress(socketAddress: ag_curl_sockaddr_address(address), length: Int(address.pointee.addrlen))
@@ -125,11 +131,11 @@ final class CurlTransfer {
             }
             return socket(address.pointee.family, address.pointee.socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.protocol)
         }, "OPENSOCKETFUNCTION")
-        check(ag_curl_setopt_pointer(handle, CURLOPT_OPENSOCKETDATA, context), "OPENSOCKETDATA")
+        check(ag_curl_setopt_pointer(setopt, handle, CURLOPT_OPENSOCKETDATA, context), "OPENSOCKETDATA")
 
         // Second look, before every request, at the address the (possibly reused) connection
         // actually reached: catches anything that bypassed the open-socket callback.
-        check(ag_curl_set_prereq_function(handle) { context, primaryIP, _, _, _ in
+        check(ag_curl_set_prereq_function(setopt, handle) { context, primaryIP, _, _, _ in
             guard let context else { return CURL_PREREQFUNC_ABORT }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
             let text = primaryIP.map { String(cString: $0) } ?? ""
@@ -143,9 +149,9 @@ final class CurlTransfer {
             }
             return CURL_PREREQFUNC_OK
         }, "PREREQFUNCTION")
-        check(ag_curl_setopt_pointer(handle, CURLOPT_PREREQDATA, context), "PREREQDATA")
+        check(ag_curl_setopt_pointer(setopt, handle, CURLOPT_PREREQDATA, context), "PREREQDATA")
 
-        check(ag_curl_set_write_function(handle) { data, size, count, context in
+        check(ag_curl_set_write_function(setopt, handle) { data, size, count, context in
             guard let context else { return 0 }
             let state = Unmanaged<State>.fromOpaque(context).takeUnretainedValue()
             let length = size * count
@@ -161,15 +167,15 @@ final class CurlTransfer {
             }
             return length
         }, "WRITEFUNCTION")
-        check(ag_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "WRITEDATA")
+        check(ag_curl_setopt_pointer(setopt, handle, CURLOPT_WRITEDATA, context), "WRITEDATA")
 
         // The progress callback exists to abort promptly when the caller's task is cancelled.
         long(CURLOPT_NOPROGRESS, 0, "NOPROGRESS")
-        check(ag_curl_set_xferinfo_function(handle) { context, _, _, _, _ in
+        check(ag_curl_set_xferinfo_function(setopt, handle) { context, _, _, _, _ in
             guard let context else { return 1 }
             return Unmanaged<State>.fromOpaque(context).takeUnretainedValue().cancellation.isCancelled ? 1 : 0
         }, "XFERINFOFUNCTION")
-        check(ag_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context), "XFERINFODATA")
+        check(ag_curl_setopt_pointer(setopt, handle, CURLOPT_XFERINFODATA, context), "XFERINFODATA")
 
         // A libcurl that rejects one of these would silently drop a rule: refuse to fetch instead.
         guard failed.isEmpty else {
@@ -188,15 +194,16 @@ final class CurlTransfer {
         if !performedURLs.contains(where: { $0 === url }) { performedURLs.append(url) }
         let milliseconds = Self.milliseconds(remaining)
         guard milliseconds > 0 else { throw FetchError(.timeout, "the total timeout expired") }
-        guard ag_curl_setopt_pointer(handle, CURLOPT_CURLU, UnsafeMutableRawPointer(url.handle)) == CURLE_OK,
-              ag_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds) == CURLE_OK else {
+        let setopt = curl.api.easy_setopt
+        guard ag_curl_setopt_pointer(setopt, handle, CURLOPT_CURLU, UnsafeMutableRawPointer(url.handle)) == CURLE_OK,
+              ag_curl_setopt_long(setopt, handle, CURLOPT_TIMEOUT_MS, milliseconds) == CURLE_OK else {
             throw FetchError(.connectionFailed, "libcurl refused the URL or timeout")
         }
-        let code = curl_easy_perform(handle)
+        let code = curl.api.easy_perform(handle)
         guard code == CURLE_OK else { throw error(for: code, url: url) }
 
         var status = 0
-        _ = ag_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+        _ = ag_curl_getinfo_long(curl.api.easy_getinfo, handle, CURLINFO_RESPONSE_CODE, &status)
         return Response(status: status,
                         redirectURL: info(CURLINFO_REDIRECT_URL),
                         contentType: info(CURLINFO_CONTENT_TYPE),
@@ -206,14 +213,14 @@ final class CurlTransfer {
 
     private func info(_ item: CURLINFO) -> String? {
         var value: UnsafeMutablePointer<CChar>?
-        guard ag_curl_getinfo_string(handle, item, &value) == CURLE_OK, let value else { return nil }
+        guard ag_curl_getinfo_string(curl.api.easy_getinfo, handle, item, &value) == CURLE_OK, let value else { return nil }
         return String(cString: value)
     }
 
     /// Turns libcurl's result into our codes. What the callbacks recorded comes first: a refused
     /// socket surfaces from libcurl as a mere "couldn't connect".
     private func error(for code: CURLcode, url: CurlURL) -> FetchError {
-        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl.api.easy_strerror(code))
         if let reason = state.blockedReason {
             return FetchError(.blockedDestination, "connection to \(url.host) refused: \(reason)")
         }

@@ -15,6 +15,7 @@ public struct FetchError: Error, Hashable, Sendable, CustomStringConvertible {
             case upstreamStatus = "fetch.upstream_status"
             case connectionFailed = "fetch.connection_failed"
             case cancelled = "fetch.cancelled"
+            case unavailable = "fetch.unavailable"
         }
 
         private let base: Base
@@ -40,6 +41,9 @@ public struct FetchError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let connectionFailed = Code(.connectionFailed)
         /// The calling task was cancelled; the transfer was aborted.
         public static let cancelled = Code(.cancelled)
+        /// This machine cannot fetch at all: libcurl (`libcurl.so.4`, Debian's `libcurl4`), which
+        /// is loaded on the first fetch rather than linked, is missing or failed to initialize.
+        public static let unavailable = Code(.unavailable)
 
         /// The stable identifier, e.g. `fetch.blocked_destination`.
         public var rawValue: String { base.rawValue }

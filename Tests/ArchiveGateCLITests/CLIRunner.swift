@@ -14,10 +14,14 @@ struct CLIRunner {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("archivegate")
     }
 
-    static func run(_ arguments: [String], stdin: Data? = nil) throws -> Result {
+    /// `environment` is added to (and overrides) the test runner's own.
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

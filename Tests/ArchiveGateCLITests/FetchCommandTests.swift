@@ -33,4 +33,29 @@ import Testing
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("fetch.upstream_status: "))
     }
+
+    /// libcurl is loaded on the first fetch, not at start-up: with an unloadable `libcurl.so.4`
+    /// first on the library search path, other commands run as usual and `fetch` fails with a
+    /// typed error that says what to install, before any connection.
+    @Test func withoutLibcurlOnlyFetchFails() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent("libcurl.so.4").path, contents: Data()))
+        let withoutLibcurl = ["LD_LIBRARY_PATH": directory.path]
+        let archive = try CLITests.archive(["a", "b"] as NSArray)
+        let origin = try TestHTTPServer { _ in .response(status: 200, body: archive) }
+        defer { origin.stop() }
+
+        let archivePath = try CLIRunner.write(archive, named: "list.archive", in: directory)
+        let validated = try CLIRunner.run(["validate", archivePath], environment: withoutLibcurl)
+        #expect(validated.status == 0, "\(validated.stderr)")
+
+        let fetched = try CLIRunner.run(["fetch", "--allow-range", "127.0.0.0/8", origin.url("/list.archive")],
+                                        environment: withoutLibcurl)
+        #expect(fetched.status == 2)
+        #expect(fetched.stdout.isEmpty)
+        #expect(fetched.stderr.hasPrefix("archivegate: fetch.unavailable: "), "\(fetched.stderr)")
+        #expect(fetched.stderr.contains("libcurl.so.4") && fetched.stderr.contains("libcurl4"), "\(fetched.stderr)")
+        #expect(origin.acceptCount == 0)
+    }
 }

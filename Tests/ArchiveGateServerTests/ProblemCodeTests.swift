@@ -40,5 +40,8 @@ import Testing
         #expect(blocked.rawValue == "fetch.blocked_destination")
         #expect(blocked.response.status == .forbidden)
         #expect(blocked != ProblemCode.invalidRequest)
+        let unavailable = ProblemCode(FetchError.Code.unavailable)
+        #expect(unavailable.rawValue == "fetch.unavailable")
+        #expect(unavailable.response.status == .serviceUnavailable)
     }
 }

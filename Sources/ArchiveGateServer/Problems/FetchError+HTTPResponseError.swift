@@ -21,6 +21,7 @@ extension FetchError.Code {
         case .invalidURL, .notHTTP: (.badRequest, "Bad Request")
         case .tooManyRedirects: (.badGateway, "Too Many Redirects")
         case .cancelled: (.serviceUnavailable, "Fetch Cancelled")
+        case .unavailable: (.serviceUnavailable, "Fetching Unavailable")
         default: (.badGateway, "Upstream Connection Failed")
         }
     }
