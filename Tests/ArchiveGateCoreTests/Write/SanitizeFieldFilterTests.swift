@@ -64,6 +64,8 @@ import Testing
         let output = try #require(result.archive)
         let typed = String(decoding: try #require(try WriteSamples.typed(output)), as: UTF8.self)
         #expect(!typed.contains("NS.extra"))
+        #expect(try Self.unkeptFields(tampered).count > 10, "the check sees the extra fields")
+        #expect(try Self.unkeptFields(output).isEmpty)
         #expect(!typed.contains("hidden payload"))
         // Exactly the fields Foundation wrote: the untampered archive sanitizes to the same objects
         // with the same field names (UIDs may differ: the tampering reordered fields).
@@ -75,6 +77,25 @@ import Testing
         #expect(try Inspect.json(output, policy: .foundation) == Inspect.json(original, policy: .foundation))
         // corelibs' NSKeyedUnarchiver decodes the graph Foundation archived.
         #expect(WriteSamples.sameGraph(try WriteSamples.foundationGraph(output), try WriteSamples.foundationGraph(original)))
+    }
+
+    /// `Class.key` for every field of a Foundation object in `bytes` that its shape does not decode;
+    /// empty for a sanitized archive (checked over the corpus and fixtures by `SanitizeTests.check`).
+    static func unkeptFields(_ bytes: [UInt8]) throws -> [String] {
+        let archive = try ArchiveInspector(policy: .inspection).decode(bytes)
+        let plist = archive.plist
+        var found = [String]()
+        for uid in 1 ..< archive.objectCount {
+            guard let archiveClass = archive.archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape,
+                  plist[archive.plistIndex(of: uid)].kind == .dictionary else { continue }
+            let index = archive.plistIndex(of: uid)
+            let objCTyped = shape == .value && plist.dictionaryPairIndex(index, forKey: "NS.special") == nil
+            for pair in 0 ..< plist.count(of: index) where !archive.isClassPair(uid, pair: pair) {
+                let key = plist.string(at: plist.dictionaryKey(index, pair: pair)) ?? ""
+                if !shape.keepsField(key, objCTypedValue: objCTyped) { found.append("\(archiveClass.name).\(key)") }
+            }
+        }
+        return found
     }
 
     /// Each instance's sorted field names, sorted: the objects' layout without their UIDs.
