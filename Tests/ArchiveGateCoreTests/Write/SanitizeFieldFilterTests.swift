@@ -79,23 +79,9 @@ import Testing
         #expect(WriteSamples.sameGraph(try WriteSamples.foundationGraph(output), try WriteSamples.foundationGraph(original)))
     }
 
-    /// `Class.key` for every field of a Foundation object in `bytes` that its shape does not decode;
-    /// empty for a sanitized archive (checked over the corpus and fixtures by `SanitizeTests.check`).
+    /// `Class.key` for every field of a Foundation object in `bytes` that its shape does not decode.
     static func unkeptFields(_ bytes: [UInt8]) throws -> [String] {
-        let archive = try ArchiveInspector(policy: .inspection).decode(bytes)
-        let plist = archive.plist
-        var found = [String]()
-        for uid in 1 ..< archive.objectCount {
-            guard let archiveClass = archive.archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape,
-                  plist[archive.plistIndex(of: uid)].kind == .dictionary else { continue }
-            let index = archive.plistIndex(of: uid)
-            let objCTyped = shape == .value && plist.dictionaryPairIndex(index, forKey: "NS.special") == nil
-            for pair in 0 ..< plist.count(of: index) where !archive.isClassPair(uid, pair: pair) {
-                let key = plist.string(at: plist.dictionaryKey(index, pair: pair)) ?? ""
-                if !shape.keepsField(key, objCTypedValue: objCTyped) { found.append("\(archiveClass.name).\(key)") }
-            }
-        }
-        return found
+        try ArchiveInspector(policy: .inspection).decode(bytes).fieldsOutsideTheirShapes()
     }
 
     /// Each instance's sorted field names, sorted: the objects' layout without their UIDs.
