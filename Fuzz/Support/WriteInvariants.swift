@@ -5,8 +5,8 @@ import ArchiveGateCore
 /// - as typed JSON, the input gives an archive or a typed error, never a trap; an archive decodes
 ///   to typed JSON that encodes to an archive with the same typed JSON;
 /// - as an archive, its typed JSON (when inspection renders it) encodes back to the same typed JSON;
-/// - sanitized under `policy`, the output (if any) sanitizes to itself byte for byte and validates
-///   under the policy with no violations.
+/// - sanitized under `policy`, the output (if any) sanitizes to itself byte for byte, keeps no
+///   Foundation field its shape does not decode, and validates under the policy with no violations.
 public struct WriteInvariants: Sendable {
     public let policy: Policy
 
@@ -42,6 +42,8 @@ public struct WriteInvariants: Sendable {
         guard let output = (try? sanitizer.sanitize(bytes))?.archive else { return }
         let again = try? sanitizer.sanitize(output)
         require(again?.archive == output, "sanitize is not idempotent")
+        let unkept = (try? ArchiveInspector(policy: policy).decode(output))?.fieldsOutsideTheirShapes()
+        require(unkept?.isEmpty == true, "the sanitized archive keeps Foundation fields its shapes do not decode: \(unkept?.prefix(3) ?? ["decode error"])")
         let report = try? ArchiveInspector(policy: policy).validate(output)
         require(report?.valid == true && report?.violations.isEmpty == true,
                 "the sanitized archive does not validate cleanly: \(report?.violations.map(\.code) ?? ["decode error"])")

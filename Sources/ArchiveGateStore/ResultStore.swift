@@ -24,6 +24,11 @@ public protocol ResultStore: Sendable {
     /// the converted JSON.
     func report(tenant: String, id: String) async throws -> StoredReport?
 
+    /// The sanitized archive of the tenant's unexpired result with this id, byte for byte; nil when
+    /// there is no such result or it keeps no archive (``ResultSummary/hasSanitizedArchive`` tells
+    /// which). The only call that reads the archive: get, summary, report and list never do.
+    func sanitizedArchive(tenant: String, id: String) async throws -> [UInt8]?
+
     /// One page of the tenant's unexpired results, newest first (createdAt, then id, descending).
     /// - Parameters:
     ///   - limit: the page size, at least 1; larger values are capped by the store's maximum.

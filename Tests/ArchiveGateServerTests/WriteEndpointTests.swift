@@ -66,3 +66,50 @@ import Testing
         }
     }
 }
+
+/// `POST /v1/sanitize?envelope=json`: the archive and its violations in one JSON document.
+@Suite struct SanitizeEnvelopeEndpointTests {
+    @Test func theEnvelopeHoldsTheSameArchiveAndTheViolations() async throws {
+        let archive = try Array(Data(contentsOf: WriteEndpointTests.payload))
+        try await TestServer.run { port in
+            let bare = try await TestServer.send("/v1/sanitize", port: port, key: TestTenant.redactor.key, body: archive)
+            let enveloped = try await TestServer.send("/v1/sanitize?envelope=json", port: port, key: TestTenant.redactor.key, body: archive)
+            #expect(enveloped.status == 200)
+            #expect(enveloped.headers.first(name: "Content-Type") == "application/json")
+            #expect(enveloped.headers.first(name: "X-ArchiveGate-Violations") == "1")
+            let encoded = try #require(enveloped.json["archive"] as? String)
+            #expect(Data(base64Encoded: encoded).map(Array.init) == bare.body)
+            #expect(enveloped.json["format"] as? String == "binary")
+            #expect(enveloped.json["violationsTruncated"] as? Bool == false)
+            let violations = try #require(enveloped.json["violations"] as? [[String: Any]])
+            let validated = try await TestServer.send("/v1/validate", port: port, key: TestTenant.redactor.key, body: archive)
+            let reported = try #require(validated.json["violations"] as? [[String: Any]])
+            #expect(violations.count == 1)
+            #expect(violations.map { $0["code"] as? String } == reported.map { $0["code"] as? String })
+            #expect(violations.map { $0["path"] as? String } == reported.map { $0["path"] as? String })
+            #expect(violations.first?["code"] as? String == "policy.class_not_allowed")
+
+            let xml = try await TestServer.send("/v1/sanitize?envelope=json&format=xml", port: port, key: TestTenant.redactor.key, body: archive)
+            #expect(xml.json["format"] as? String == "xml")
+            let xmlText = try #require(xml.json["archive"] as? String)
+            let xmlArchive = try #require(Data(base64Encoded: xmlText))
+            #expect(xmlArchive.starts(with: Array("<?xml".utf8)))
+        }
+    }
+
+    @Test func aCleanArchiveHasNoViolationsAndARejectedOneIsStill422() async throws {
+        let clean = try Fixtures.plainArchive()
+        let payload = try Array(Data(contentsOf: WriteEndpointTests.payload))
+        try await TestServer.run { port in
+            let reply = try await TestServer.send("/v1/sanitize?envelope=json", port: port, key: TestTenant.alpha.key, body: clean)
+            #expect(reply.status == 200)
+            #expect((reply.json["violations"] as? [Any])?.isEmpty == true)
+            let rejected = try await TestServer.send("/v1/sanitize?envelope=json", port: port, key: TestTenant.alpha.key, body: payload)
+            #expect(rejected.status == 422)
+            #expect(rejected.json["code"] as? String == "policy.rejected")
+            let bad = try await TestServer.send("/v1/sanitize?envelope=multipart", port: port, key: TestTenant.alpha.key, body: clean)
+            #expect(bad.status == 400)
+            #expect(bad.json["code"] as? String == "request.invalid")
+        }
+    }
+}

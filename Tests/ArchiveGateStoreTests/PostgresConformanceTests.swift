@@ -103,4 +103,20 @@ struct PostgresConformanceTests {
     @Test func healthCheckPassesOnAnOpenStoreAndFailsOnAClosedOne() async throws {
         try await ResultStoreConformance.healthCheckPassesOnAnOpenStoreAndFailsOnAClosedOne(.postgres)
     }
+
+    @Test func theSanitizedArchiveComesBackByteIdenticalThroughItsOwnCallOnly() async throws {
+        try await ResultStoreConformance.theSanitizedArchiveComesBackByteIdenticalThroughItsOwnCallOnly(.postgres)
+    }
+
+    @Test func askingForTheSanitizedArchiveIsPartOfTheIdempotencyKey() async throws {
+        try await ResultStoreConformance.askingForTheSanitizedArchiveIsPartOfTheIdempotencyKey(.postgres)
+    }
+
+    @Test func theByteQuotaCountsTheSanitizedArchive() async throws {
+        try await ResultStoreConformance.theByteQuotaCountsTheSanitizedArchive(.postgres)
+    }
+
+    @Test func anArchiveNobodyAskedForIsRefused() async throws {
+        try await ResultStoreConformance.anArchiveNobodyAskedForIsRefused(.postgres)
+    }
 }

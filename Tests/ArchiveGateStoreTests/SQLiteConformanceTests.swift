@@ -102,4 +102,20 @@ struct SQLiteConformanceTests {
     @Test func healthCheckPassesOnAnOpenStoreAndFailsOnAClosedOne() async throws {
         try await ResultStoreConformance.healthCheckPassesOnAnOpenStoreAndFailsOnAClosedOne(.sqlite)
     }
+
+    @Test func theSanitizedArchiveComesBackByteIdenticalThroughItsOwnCallOnly() async throws {
+        try await ResultStoreConformance.theSanitizedArchiveComesBackByteIdenticalThroughItsOwnCallOnly(.sqlite)
+    }
+
+    @Test func askingForTheSanitizedArchiveIsPartOfTheIdempotencyKey() async throws {
+        try await ResultStoreConformance.askingForTheSanitizedArchiveIsPartOfTheIdempotencyKey(.sqlite)
+    }
+
+    @Test func theByteQuotaCountsTheSanitizedArchive() async throws {
+        try await ResultStoreConformance.theByteQuotaCountsTheSanitizedArchive(.sqlite)
+    }
+
+    @Test func anArchiveNobodyAskedForIsRefused() async throws {
+        try await ResultStoreConformance.anArchiveNobodyAskedForIsRefused(.sqlite)
+    }
 }

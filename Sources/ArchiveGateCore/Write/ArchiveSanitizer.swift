@@ -5,8 +5,11 @@
 ///   in the order the original gives them: the same graph always gives the same bytes;
 /// - each object written once, whatever the number of sites that share it; class records written
 ///   once per class name and chain, with only `$classname` and `$classes`;
-/// - a custom class whose policy schema refuses unknown keys keeps only the keys the schema names
-///   (Foundation classes keep the fields Foundation's shape check admitted);
+/// - a custom class whose policy schema refuses unknown keys keeps only the keys the schema names;
+///   a Foundation class keeps only the fields its shape decodes (`FoundationShape.keepsField`):
+///   an extra key on an NSDate or NSString is not written;
+/// - a field holding a plist set (which NSKeyedArchiver never writes and corelibs crashes on) is
+///   refused with `archive.invalid_field_value`, whatever the policy;
 /// - under `redact`, every redacted object and reference site becomes `$null` (UID 0), so the
 ///   violating subtree is not in the output at all — except inside Foundation collections, which
 ///   cannot hold nil: there the element (a dictionary's key and value) is left out;
@@ -43,7 +46,12 @@ public struct ArchiveSanitizer: Sendable {
             return Result(report: evaluation.report, archive: nil)
         }
         var writer = CanonicalArchiveWriter(archive: archive, redactions: evaluation.redactions, policy: policy)
-        let value = writer.build()
+        let value: PropertyListValue
+        do {
+            value = try writer.build()
+        } catch {
+            throw .archive(error)
+        }
         let output = ArchiveEncoder.write(value, format: format)
         guard output.count <= policy.limits.maxOutputBytes else {
             throw .archive(ArchiveError(.outputLimitExceeded, path: "",

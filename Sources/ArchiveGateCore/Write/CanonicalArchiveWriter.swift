@@ -24,7 +24,8 @@ struct CanonicalArchiveWriter {
     }
 
     /// The archive as a property-list value: `$version`, `$archiver`, `$top`, `$objects`.
-    mutating func build() -> PropertyListValue {
+    /// - Throws: `archive.invalid_field_value` for a kept field holding a plist set (see `copy`).
+    mutating func build() throws(ArchiveError) -> PropertyListValue {
         var top = [PropertyListValue.Entry]()
         for entry in archive.top {
             let value: PropertyListValue
@@ -41,7 +42,7 @@ struct CanonicalArchiveWriter {
         while next < queue.count {
             let old = queue[next]
             next += 1
-            let value = copy(old)
+            let value = try copy(old)
             objects[Int(newUID[old])] = value
         }
         return .dictionary([
@@ -66,8 +67,16 @@ struct CanonicalArchiveWriter {
     }
 
     /// The new object for `old`: an inline scalar as it is, an instance with its class record
-    /// shared, its kept fields in order and every UID in them renumbered or redacted.
-    private mutating func copy(_ old: Int) -> PropertyListValue {
+    /// shared, its kept fields in order and every UID in them renumbered or redacted. Kept: a
+    /// custom class's fields (only those its schema names when it refuses unknown keys), a
+    /// Foundation class's fields its shape decodes (`FoundationShape.keepsField`).
+    ///
+    /// A kept field holding a plist set (binary marker 0xC) is refused rather than written:
+    /// NSKeyedArchiver never writes one (its collections are `NS.objects` arrays), and
+    /// swift-corelibs-foundation's `NSKeyedUnarchiver` and `PropertyListSerialization` crash
+    /// (SIGSEGV bridging the CFSet) on any binary plist that holds one, of UIDs or of plain
+    /// integers alike. Dropping or nulling it would change the data without a reported violation.
+    private mutating func copy(_ old: Int) throws(ArchiveError) -> PropertyListValue {
         let plist = archive.plist
         let index = archive.plistIndex(of: old)
         guard plist[index].kind == .dictionary, let archiveClass = archive.archiveClass(of: old), !archiveClass.isInline else {
@@ -75,11 +84,17 @@ struct CanonicalArchiveWriter {
         }
         var entries = [PropertyListValue.Entry(key: "$class", value: .uid(classRecord(archiveClass)))]
         let schema = archiveClass.shape == nil ? policy.classes[archiveClass.name] : nil
+        let objCTypedValue = archiveClass.shape == .value && plist.dictionaryPairIndex(index, forKey: "NS.special") == nil
         let dropped = droppedElements(old, archiveClass)
         for pair in 0 ..< plist.count(of: index) {
             guard let key = plist.string(at: plist.dictionaryKey(index, pair: pair)), key != "$class" else { continue }
             if let schema, schema.unknownKeys == .reject, schema.keys[Self.userKey(key)] == nil { continue }
+            if let shape = archiveClass.shape, !shape.keepsField(key, objCTypedValue: objCTypedValue) { continue }
             let value = plist.dictionaryValue(index, pair: pair)
+            if plist[value].kind == .set {
+                throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending("/$objects/\(old)", key),
+                                   "a plist set: NSKeyedArchiver never writes one and swift-corelibs-foundation crashes decoding one, so sanitize does not write it")
+            }
             let isElementList = !dropped.isEmpty && (key == "NS.objects" || key == "NS.keys")
             entries.append(PropertyListValue.Entry(key: key, value: field(value, site: ReferenceSite(uid: old, pair: pair),
                                                                           dropping: isElementList ? dropped : [])))
@@ -117,7 +132,7 @@ struct CanonicalArchiveWriter {
         switch plist[index].kind {
         case .uid:
             return redactions.sites.contains(site) ? .uid(0) : .uid(reference(plist.uidValue(at: index)))
-        case .array, .set:
+        case .array:
             var elements = [PropertyListValue]()
             for (position, element) in plist.children(of: index).enumerated() where !dropping.contains(position) {
                 let elementSite = ReferenceSite(uid: Int(site.uid), pair: Int(site.pair), element: position)
@@ -127,7 +142,7 @@ struct CanonicalArchiveWriter {
                     elements.append(redactions.sites.contains(elementSite) ? .uid(0) : scalar(Int(element)))
                 }
             }
-            return plist[index].kind == .set ? .set(elements) : .array(elements)
+            return .array(elements)
         default:
             // An inline value the policy refused (an inline type mismatch) is redacted at its site
             // like a reference: `$null` (FuzzWrite found a sanitized archive that kept it).

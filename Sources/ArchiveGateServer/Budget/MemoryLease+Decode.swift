@@ -60,3 +60,25 @@ extension MemoryLease {
         }
     }
 }
+
+extension MemoryLease {
+    /// The archive ArchiveGate writes for `bytes` under the tenant's policy (nil when the policy
+    /// rejects it), decoded under the budget like ``convert(_:mode:with:cap:)``: the output is
+    /// bounded by the policy's `maxOutputBytes`, and the reservation counts it at the archive's
+    /// size (each object is written once, so a sanitized archive does not amplify the way JSON of
+    /// shared references does). The archive's bytes stay reserved until the lease is released.
+    func sanitize(_ bytes: [UInt8], with inspector: ArchiveInspector) async throws -> [UInt8]? {
+        let outputLimit = inspector.policy.limits.maxOutputBytes
+        let estimate = bytes.count * Self.decodeBytesPerArchiveByte + min(outputLimit, bytes.count)
+        try reserve(estimate)
+        do {
+            let sanitizer = ArchiveSanitizer(inspector: inspector)
+            let result = try await DecodeExecutor.run(bytes: bytes.count) { try sanitizer.sanitize(bytes) }
+            shrink(by: max(0, estimate - (result.archive?.count ?? 0)))
+            return result.archive
+        } catch {
+            shrink(by: estimate)
+            throw error
+        }
+    }
+}

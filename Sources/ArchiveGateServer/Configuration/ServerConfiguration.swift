@@ -119,7 +119,7 @@ public struct TenantDefaults: Sendable, Hashable {
     public var requestsPerSecond: Double = ConfigurationDefaults.limitsRequestsPerSecond.defaultValue
     /// Bucket size: how many requests may arrive at once after a quiet period.
     public var burst: Int = ConfigurationDefaults.limitsBurst.defaultValue
-    /// Report plus JSON bytes the tenant's unexpired stored results may occupy together;
+    /// Report, JSON and sanitized-archive bytes the tenant's unexpired stored results may occupy together;
     /// past it `POST /v1/archives` answers 413 `store.quota_exceeded`.
     public var maxStoredBytes: Int = ConfigurationDefaults.limitsMaxStoredBytes.defaultValue
     /// How many unexpired stored results the tenant may have.

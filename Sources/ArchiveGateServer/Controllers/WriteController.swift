@@ -11,7 +11,8 @@ import NIOCore
 ///   → 422 with the encode error's code and JSON pointer; over the tenant's limits → 413/422.
 /// - sanitize: an archive, decoded under the tenant's policy → 200 with a freshly written canonical
 ///   archive and `X-ArchiveGate-Violations` (the redacted count under `redact`), or 422
-///   `policy.rejected` exactly as `/v1/convert` answers.
+///   `policy.rejected` exactly as `/v1/convert` answers; with `?envelope=json` the 200 is
+///   `application/json` holding the archive (base64) and the violations (`SanitizeEnvelope`).
 struct WriteController {
     typealias Context = ArchiveRequestContext
     let metrics: ServerMetrics
@@ -50,6 +51,12 @@ struct WriteController {
     @Sendable func sanitize(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
         let format = try Self.format(request)
+        let enveloped: Bool
+        switch request.uri.queryParameters["envelope"].map(String.init) {
+        case nil, "none": enveloped = false
+        case "json": enveloped = true
+        case let other?: throw ProblemError.invalidRequest("envelope is 'json' or 'none', not '\(other)'.")
+        }
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let sanitizer = ArchiveSanitizer(inspector: tenant.inspector)
@@ -60,7 +67,9 @@ struct WriteController {
             throw ProblemError.policyRejected(result.report)
         }
         metrics.recordWrite("sanitize", outcome: result.report.violations.isEmpty ? "ok" : "redacted", tenant: tenant.id)
-        var response = Self.archiveResponse(archive, format: format)
+        var response = enveloped
+            ? Response.json(.ok, Array(try JSONEncoder.sorted.encode(SanitizeEnvelope(archive: archive, format: format, report: result.report))))
+            : Self.archiveResponse(archive, format: format)
         response.headers[.archiveGateViolations] = String(result.report.violations.count)
         return response
     }

@@ -44,6 +44,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case fetchConcurrencyLimited = "fetch.concurrency_limited"
         case resultNotFound = "result.not_found"
         case resultHasNoJSON = "result.no_json"
+        case resultHasNoArchive = "result.no_archive"
         case storeDisabled = "store.disabled"
         case storeUnavailable = "store.unavailable"
         case storeQuotaExceeded = "store.quota_exceeded"
@@ -70,6 +71,7 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
             case .fetchConcurrencyLimited: (.tooManyRequests, "Too Many Requests")
             case .resultNotFound: (.notFound, "Not Found")
             case .resultHasNoJSON: (.notFound, "Not Found")
+            case .resultHasNoArchive: (.notFound, "Not Found")
             case .storeDisabled: (.serviceUnavailable, "Service Unavailable")
             case .storeUnavailable: (.serviceUnavailable, "Service Unavailable")
             case .storeQuotaExceeded: (.contentTooLarge, "Content Too Large")
@@ -115,6 +117,8 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
     public static let resultNotFound = ProblemCode(.server(.resultNotFound))
     /// 404: the result's archive was rejected, so no JSON was stored.
     public static let resultHasNoJSON = ProblemCode(.server(.resultHasNoJSON))
+    /// 404: the result keeps no sanitized archive (not stored with `?sanitize=true`, or the policy rejected it).
+    public static let resultHasNoArchive = ProblemCode(.server(.resultHasNoArchive))
     /// 503: the server runs without a result store.
     public static let storeDisabled = ProblemCode(.server(.storeDisabled))
     /// 503: the store is busy or shutting down (retry).

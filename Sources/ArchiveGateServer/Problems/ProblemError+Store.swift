@@ -12,6 +12,11 @@ extension ProblemError {
         .resultHasNoJSON,
         detail: "The policy rejected this archive, so no JSON was stored; GET the result itself for its report.")
 
+    /// The result exists but keeps no sanitized archive.
+    static let resultHasNoArchive = ProblemError(
+        .resultHasNoArchive,
+        detail: "This result keeps no sanitized archive: it was stored without ?sanitize=true, or the policy rejected the archive.")
+
     static let storeDisabled = ProblemError(
         .storeDisabled,
         detail: "This server runs without a result store (store.enabled is false).")

@@ -6,7 +6,7 @@ import Foundation
 /// stored report is embedded byte for byte (it was encoded once, when the result was stored, and is
 /// never re-parsed).
 ///
-///     result  {"createdAt","expiresAt","hasJSON","id","mode","sha256","size","source","report"}
+///     result  {"createdAt","expiresAt","hasArchive","hasJSON","id","mode","sha256","size","source","report"}
 ///     page    {"items":[result without report…],"nextCursor":"…"|null}
 enum ResultDocument {
     /// `GET /v1/archives/{id}` and the body of `POST /v1/archives`: metadata and the report.
@@ -50,6 +50,7 @@ enum ResultDocument {
     private static func summaryFields(_ summary: ResultSummary, into writer: inout JSONDocumentWriter) {
         writer.key("createdAt"); writer.timestamp(unixMilliseconds: milliseconds(summary.createdAt)); writer.raw(",".utf8)
         writer.key("expiresAt"); writer.timestamp(unixMilliseconds: milliseconds(summary.expiresAt)); writer.raw(",".utf8)
+        writer.key("hasArchive"); writer.bool(summary.hasSanitizedArchive); writer.raw(",".utf8)
         writer.key("hasJSON"); writer.bool(summary.hasConvertedJSON); writer.raw(",".utf8)
         writer.key("id"); writer.string(summary.id); writer.raw(",".utf8)
         writer.key("mode"); writer.string(summary.mode.rawValue); writer.raw(",".utf8)

@@ -19,15 +19,28 @@ struct ResultRecorder: Sendable {
     /// change the bytes are judged again and stored as a new result. Either way the body is the result
     /// document. An archive the policy rejects is stored with its report only; one that cannot be
     /// decoded at all is a 422 problem and nothing is stored.
-    func record(_ bytes: [UInt8], source: ResultSource, mode: OutputMode, tenant: Tenant, context: ArchiveRequestContext) async throws -> Response {
+    ///
+    /// With `sanitize`, the archive ArchiveGate writes under the policy (`ArchiveSanitizer`, binary)
+    /// is stored beside the JSON for `GET /v1/archives/{id}/archive`; asking for it is part of the
+    /// idempotency key. An archive the policy rejects keeps no archive, as it keeps no JSON.
+    func record(
+        _ bytes: [UInt8], source: ResultSource, mode: OutputMode, sanitize: Bool = false, tenant: Tenant, context: ArchiveRequestContext
+    ) async throws -> Response {
         let store = try requireStore()
         let inspection = try await context.lease.convert(bytes, mode: mode, with: tenant.inspector, cap: context.amplificationCap)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
+        // The sanitizer decodes again: the converter's decoded graph is gone once its JSON is written.
+        let sanitized = sanitize && inspection.json != nil ? try await context.lease.sanitize(bytes, with: tenant.inspector) : nil
+        if sanitize {
+            let outcome = sanitized == nil ? "rejected" : inspection.report.violations.isEmpty ? "ok" : "redacted"
+            metrics.recordWrite("stored_sanitize", outcome: outcome, tenant: tenant.id)
+        }
 
         let new = NewResult(
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
             report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json,
-            policyDigest: tenant.policyDigest, quota: tenant.storageQuota)
+            policyDigest: tenant.policyDigest, quota: tenant.storageQuota,
+            requestsSanitizedArchive: sanitize, sanitizedArchive: sanitized)
         let outcome = try await measured("put") { try await store.put(new) }
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         let headers: HTTPFields = [.location: "/v1/archives/\(outcome.result.id)",

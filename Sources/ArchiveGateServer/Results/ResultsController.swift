@@ -3,13 +3,16 @@ import ArchiveGateStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// `/v1/archives`: stored results, each visible to its own tenant only.
 ///
-///     POST   /v1/archives?mode=plain|typed  201 result + Location (200 for an idempotent re-upload)
+///     POST   /v1/archives?mode=plain|typed&sanitize=true|false
+///                                           201 result + Location (200 for an idempotent re-upload)
 ///     GET    /v1/archives?limit=&cursor=    200 page of the tenant's results, newest first
 ///     GET    /v1/archives/{id}              200 result (metadata + report)
 ///     GET    /v1/archives/{id}/json         200 the stored JSON as stored; ETag, If-None-Match → 304
+///     GET    /v1/archives/{id}/archive      200 the sanitized archive (`?sanitize=true`); ETag, 304
 ///     DELETE /v1/archives/{id}              204
 ///
 /// An unknown id, an expired result and another tenant's result all answer the same 404.
@@ -27,6 +30,7 @@ struct ResultsController {
         archives.get(use: list)
         archives.get(":id", use: show)
         archives.get(":id/json", use: json)
+        archives.get(":id/archive", use: archive)
         archives.delete(":id", use: delete)
     }
 
@@ -34,9 +38,15 @@ struct ResultsController {
         let tenant = try context.requireTenant()
         _ = try recorder.requireStore()
         let mode = try Context.outputMode(request)
+        let sanitize: Bool
+        switch request.uri.queryParameters["sanitize"].map(String.init) {
+        case nil, "false": sanitize = false
+        case "true": sanitize = true
+        case let other?: throw ProblemError.invalidRequest("sanitize is 'true' or 'false', not '\(other)'.")
+        }
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: recorder.metrics)
-        return try await recorder.record(bytes, source: .upload, mode: mode, tenant: tenant, context: context)
+        return try await recorder.record(bytes, source: .upload, mode: mode, sanitize: sanitize, tenant: tenant, context: context)
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {
@@ -78,6 +88,22 @@ struct ResultsController {
         let result = try await find(context, "get") { store, tenant, id in try await store.get(tenant: tenant, id: id) }
         guard let json = result.convertedJSON else { throw ProblemError.resultHasNoJSON }
         return .json(.ok, json, headers: headers)
+    }
+
+    /// The sanitized archive exactly as stored, like ``json(_:context:)``: metadata first (columns
+    /// only), so a 404 `result.no_archive` and a 304 never read the archive.
+    @Sendable func archive(_ request: Request, context: Context) async throws -> Response {
+        let summary = try await find(context, "summary") { store, tenant, id in try await store.summary(tenant: tenant, id: id) }
+        guard summary.hasSanitizedArchive else { throw ProblemError.resultHasNoArchive }
+        let headers: HTTPFields = [.eTag: summary.sanitizedArchiveETag, .cacheControl: "private, max-age=0, must-revalidate"]
+        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: summary.sanitizedArchiveETag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        // Deleted or expired between the two reads: the same 404 as before.
+        let archive = try await find(context, "archive") { store, tenant, id in try await store.sanitizedArchive(tenant: tenant, id: id) }
+        var responseHeaders = headers
+        responseHeaders[.contentType] = "application/octet-stream"
+        return Response(status: .ok, headers: responseHeaders, body: .init(byteBuffer: ByteBuffer(bytes: archive)))
     }
 
     @Sendable func delete(_ request: Request, context: Context) async throws -> Response {

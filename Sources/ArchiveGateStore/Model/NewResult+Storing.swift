@@ -11,6 +11,9 @@ extension NewResult {
             throw ResultStoreError(.invalidArgument, "sha256 must be 64 hex digits")
         }
         guard new.size >= 0 else { throw ResultStoreError(.invalidArgument, "size must not be negative") }
+        guard new.sanitizedArchive == nil || new.requestsSanitizedArchive else {
+            throw ResultStoreError(.invalidArgument, "a sanitized archive was given without requestsSanitizedArchive")
+        }
         if case .url(let url) = new.source, url.isEmpty || url == "upload" {
             throw ResultStoreError(.invalidArgument, "a URL source must be a URL")
         }
@@ -26,7 +29,7 @@ extension NewResult {
             expiresAt: Timestamp.date(overflow ? .max : expiresAt), sha256: sha256, size: size,
             source: source, mode: mode, hasConvertedJSON: convertedJSON != nil,
             // Results never change, so the id alone is a strong validator of the stored JSON.
-            etag: "\"\(id)\""
+            etag: "\"\(id)\"", hasSanitizedArchive: sanitizedArchive != nil
         )
         return StoredResult(summary: summary, report: report, convertedJSON: convertedJSON)
     }

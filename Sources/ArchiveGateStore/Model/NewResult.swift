@@ -23,11 +23,22 @@ public struct NewResult: Hashable, Sendable {
     public var convertedJSON: [UInt8]?
     /// The tenant's allowance this put must fit in; nil for none.
     public var quota: StorageQuota?
+    /// Whether the caller asked to keep the sanitized archive (`POST /v1/archives?sanitize=true`).
+    /// Part of the idempotency key: a re-upload asking for the archive must not get back an earlier
+    /// result stored without one.
+    public var requestsSanitizedArchive: Bool
+    /// The archive ArchiveGate wrote under the policy (issue 19), stored and returned byte for byte;
+    /// nil when none was asked for or the policy rejected the archive. Only
+    /// ``ResultStore/sanitizedArchive(tenant:id:)`` reads it back.
+    public var sanitizedArchive: [UInt8]?
 
     public init(
         tenant: String, sha256: String, size: Int, source: ResultSource, mode: OutputMode,
-        report: [UInt8], convertedJSON: [UInt8]?, policyDigest: String = "", quota: StorageQuota? = nil
+        report: [UInt8], convertedJSON: [UInt8]?, policyDigest: String = "", quota: StorageQuota? = nil,
+        requestsSanitizedArchive: Bool = false, sanitizedArchive: [UInt8]? = nil
     ) {
+        self.requestsSanitizedArchive = requestsSanitizedArchive
+        self.sanitizedArchive = sanitizedArchive
         self.policyDigest = policyDigest
         self.tenant = tenant
         self.sha256 = sha256
@@ -39,6 +50,6 @@ public struct NewResult: Hashable, Sendable {
         self.quota = quota
     }
 
-    /// What the result occupies in the store (report plus JSON), the figure quotas count.
-    var storedBytes: Int64 { Int64(report.count + (convertedJSON?.count ?? 0)) }
+    /// What the result occupies in the store (report, JSON and sanitized archive), the figure quotas count.
+    var storedBytes: Int64 { Int64(report.count + (convertedJSON?.count ?? 0) + (sanitizedArchive?.count ?? 0)) }
 }

@@ -24,11 +24,18 @@ public struct ResultSummary: Hashable, Sendable {
     public var hasConvertedJSON: Bool
     /// A quoted strong entity tag for the converted JSON, ready for an `ETag` header.
     public var etag: String
+    /// True when the result keeps the archive ArchiveGate wrote under the policy (issue 19).
+    public var hasSanitizedArchive: Bool
+
+    /// The quoted strong entity tag of the sanitized archive: another representation than the JSON,
+    /// so another tag; derived from the id because results never change.
+    public var sanitizedArchiveETag: String { "\"\(id).archive\"" }
 
     public init(
         id: String, tenant: String, createdAt: Date, expiresAt: Date, sha256: String, size: Int,
-        source: ResultSource, mode: OutputMode, hasConvertedJSON: Bool, etag: String
+        source: ResultSource, mode: OutputMode, hasConvertedJSON: Bool, etag: String, hasSanitizedArchive: Bool = false
     ) {
+        self.hasSanitizedArchive = hasSanitizedArchive
         self.id = id
         self.tenant = tenant
         self.createdAt = createdAt

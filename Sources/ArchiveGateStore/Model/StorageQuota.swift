@@ -2,7 +2,7 @@
 /// exceed either figure fails with ``ResultStoreError/Code/quotaExceeded``; an idempotent re-upload
 /// of a result already stored never does.
 public struct StorageQuota: Hashable, Sendable {
-    /// Report plus converted-JSON bytes of all the tenant's unexpired results, the new one included.
+    /// Report, converted-JSON and sanitized-archive bytes of all the tenant's unexpired results, the new one included.
     public var maxBytes: Int64
     /// How many unexpired results the tenant may have, the new one included.
     public var maxResults: Int

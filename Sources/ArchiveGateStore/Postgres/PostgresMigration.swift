@@ -53,5 +53,16 @@ extension PostgresMigration {
             "DROP INDEX results_by_tenant_digest",
             "CREATE UNIQUE INDEX results_by_tenant_digest_policy ON results (tenant, sha256, mode, policy_digest)",
         ]),
+        // Issue 19 (as SQLite's version 4): the sanitized archive, asking for it in the idempotency
+        // key, and `has_archive` as a column so listing, metadata and 304s never read the blob.
+        PostgresMigration(version: 3, name: "sanitized archive", statements: [
+            "ALTER TABLE results ADD COLUMN sanitized BOOLEAN NOT NULL DEFAULT false",
+            "ALTER TABLE results ADD COLUMN has_archive BOOLEAN NOT NULL DEFAULT false",
+            "ALTER TABLE results ADD COLUMN sanitized_archive BYTEA",
+            "ALTER TABLE results ADD CONSTRAINT results_has_archive CHECK (has_archive = (sanitized_archive IS NOT NULL))",
+            "ALTER TABLE results ALTER COLUMN sanitized_archive SET STORAGE EXTERNAL",
+            "DROP INDEX results_by_tenant_digest_policy",
+            "CREATE UNIQUE INDEX results_by_tenant_key ON results (tenant, sha256, mode, policy_digest, sanitized)",
+        ]),
     ]
 }

@@ -15,7 +15,7 @@ extension PostgresResultStore {
         let existing = try await connection.run("""
             SELECT \(unescaped: Self.fullColumns) FROM results
             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
-              AND policy_digest = \(new.policyDigest)
+              AND policy_digest = \(new.policyDigest) AND sanitized = \(new.requestsSanitizedArchive)
             """, logger: logger)
         if let row = existing.first { return PutOutcome(result: try decodeResult(row), created: false) }
         let usage = try await connection.run("""

@@ -5,22 +5,25 @@ import PostgresNIO
 
 extension PostgresResultStore {
     /// The column lists the queries select, in one place so decoding and selecting agree.
-    /// Listings select `has_json` (a column), never the documents.
-    static let metadataColumns = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json"
+    /// Listings select `has_json` and `has_archive` (columns), never the documents; only
+    /// `sanitizedArchive(tenant:id:)` selects `sanitized_archive`.
+    static let metadataColumns = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, has_archive"
     static let summaryColumns = metadataColumns
     static let reportColumns = metadataColumns + ", report"
     static let fullColumns = reportColumns + ", converted_json"
 
     /// The INSERT of a new row; it returns the id only when this call created the row.
-    static func insert(_ result: StoredResult, policyDigest: String) -> PostgresQuery {
+    static func insert(_ new: NewResult, _ result: StoredResult) -> PostgresQuery {
         let json = result.convertedJSON.map { ByteBuffer(bytes: $0) }
-        let storedBytes = Int64(result.report.count + (result.convertedJSON?.count ?? 0))
+        let archive = new.sanitizedArchive.map { ByteBuffer(bytes: $0) }
         return """
-            INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, policy_digest, has_json, stored_bytes, report, converted_json)
+            INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, policy_digest, has_json, stored_bytes, report, converted_json,
+                                 sanitized, has_archive, sanitized_archive)
             VALUES (\(result.id), \(result.tenant), \(Timestamp.milliseconds(result.createdAt)), \(Timestamp.milliseconds(result.expiresAt)),
                     \(result.sha256), \(Int64(result.size)), \(result.source.description), \(result.mode.rawValue), \(result.etag),
-                    \(policyDigest), \(result.convertedJSON != nil), \(storedBytes), \(ByteBuffer(bytes: result.report)), \(json))
-            ON CONFLICT (tenant, sha256, mode, policy_digest) DO NOTHING
+                    \(new.policyDigest), \(result.convertedJSON != nil), \(new.storedBytes), \(ByteBuffer(bytes: result.report)), \(json),
+                    \(new.requestsSanitizedArchive), \(archive != nil), \(archive))
+            ON CONFLICT (tenant, sha256, mode, policy_digest, sanitized) DO NOTHING
             RETURNING id
             """
     }
@@ -50,7 +53,8 @@ extension PostgresResultStore {
             expiresAt: Timestamp.date(try columns["expires_at"].decode(Int64.self)),
             sha256: try columns["sha256"].decode(String.self), size: Int(try columns["size"].decode(Int64.self)),
             source: ResultSource(storedText: try columns["source"].decode(String.self)), mode: mode,
-            hasConvertedJSON: try columns["has_json"].decode(Bool.self), etag: try columns["etag"].decode(String.self)
+            hasConvertedJSON: try columns["has_json"].decode(Bool.self), etag: try columns["etag"].decode(String.self),
+            hasSanitizedArchive: try columns["has_archive"].decode(Bool.self)
         )
     }
 

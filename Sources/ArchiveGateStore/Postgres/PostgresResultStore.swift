@@ -118,7 +118,8 @@ public final class PostgresResultStore: ResultStore {
                         try await connection.run("""
                             DELETE FROM results
                             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
-                              AND policy_digest = \(new.policyDigest) AND expires_at <= \(createdAt)
+                              AND policy_digest = \(new.policyDigest) AND sanitized = \(new.requestsSanitizedArchive)
+                              AND expires_at <= \(createdAt)
                             """, logger: logger)
                         if let quota = new.quota {
                             if let existing = try await Self.checkQuota(quota, for: new, at: createdAt, on: connection, logger: logger) {
@@ -127,13 +128,13 @@ public final class PostgresResultStore: ResultStore {
                         }
                         let stored = new.stored(createdAt: createdAt, retention: retention)
                         let inserted = try await connection.run(
-                            Self.insert(stored, policyDigest: new.policyDigest), logger: logger)
+                            Self.insert(new, stored), logger: logger)
                         if !inserted.isEmpty { return PutOutcome(result: stored, created: true) }
                         // The key exists (committed: ON CONFLICT waited for its transaction to end).
                         let existing = try await connection.run("""
                             SELECT \(unescaped: Self.fullColumns) FROM results
                             WHERE tenant = \(new.tenant) AND sha256 = \(new.sha256) AND mode = \(new.mode.rawValue)
-                              AND policy_digest = \(new.policyDigest)
+                              AND policy_digest = \(new.policyDigest) AND sanitized = \(new.requestsSanitizedArchive)
                             """, logger: logger)
                         return try existing.first.map { PutOutcome(result: try Self.decodeResult($0), created: false) }
                     }
@@ -154,6 +155,12 @@ public final class PostgresResultStore: ResultStore {
 
     public func report(tenant: String, id: String) async throws -> StoredReport? {
         try await select(Self.reportColumns, tenant: tenant, id: id, Self.decodeReport)
+    }
+
+    public func sanitizedArchive(tenant: String, id: String) async throws -> [UInt8]? {
+        try await select("sanitized_archive", tenant: tenant, id: id) { row in
+            try row.makeRandomAccess()["sanitized_archive"].decode(ByteBuffer?.self).map { Array($0.readableBytesView) }
+        } ?? nil
     }
 
     /// One unexpired row of the tenant by id, with the given columns.

@@ -56,5 +56,16 @@ extension SQLiteMigration {
             // A tenant's live usage (count and bytes) from the index alone.
             "CREATE INDEX results_by_tenant_expiry ON results (tenant, expires_at, stored_bytes)",
         ]),
+        // Issue 19: `POST /v1/archives?sanitize=true` keeps the archive ArchiveGate wrote beside the
+        // result. Asking for it joins the idempotency key (a re-upload asking for the archive must
+        // not get an earlier result without one); `has_archive` is a column, like `has_json`, so
+        // listing, metadata and 304s never read the blob. Existing rows asked for none.
+        SQLiteMigration(version: 4, name: "sanitized archive", statements: [
+            "ALTER TABLE results ADD COLUMN sanitized INTEGER NOT NULL DEFAULT 0 CHECK (sanitized IN (0, 1))",
+            "ALTER TABLE results ADD COLUMN has_archive INTEGER NOT NULL DEFAULT 0 CHECK (has_archive IN (0, 1))",
+            "ALTER TABLE results ADD COLUMN sanitized_archive BLOB",
+            "DROP INDEX results_by_tenant_digest_policy",
+            "CREATE UNIQUE INDEX results_by_tenant_key ON results (tenant, sha256, mode, policy_digest, sanitized)",
+        ]),
     ]
 }

@@ -4,27 +4,35 @@ import SQLiteNIO
 
 /// The column lists the queries select, in one place so decoding and selecting agree.
 enum Columns {
-    /// Columns only: never the documents (`has_json` is a column since schema version 2).
-    static let summary = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json"
+    /// Columns only: never the documents (`has_json` is a column since schema version 3,
+    /// `has_archive` since version 4). No list reads `sanitized_archive`: only
+    /// `sanitizedArchive(tenant:id:)` selects it.
+    static let summary = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, has_archive"
     static let report = summary + ", report"
     static let full = report + ", converted_json"
 }
 
 extension SQLiteResultStore {
+    /// The idempotency key's condition, binding ?1 … ?5 (tenant, sha256, mode, policy digest, sanitized).
+    static let idempotencyKey = "tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND policy_digest = ?4 AND sanitized = ?5"
+
     static let insertStatement = """
-        INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, policy_digest, has_json, stored_bytes)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
+        INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, policy_digest, has_json, stored_bytes,
+                             sanitized, has_archive, sanitized_archive)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
         """
 
-    static func insertBinds(_ result: StoredResult, policyDigest: String) -> [SQLiteData] {
+    static func insertBinds(_ new: NewResult, _ result: StoredResult) -> [SQLiteData] {
         [
             .text(result.id), .text(result.tenant),
             .integer(Int(Timestamp.milliseconds(result.createdAt))), .integer(Int(Timestamp.milliseconds(result.expiresAt))),
             .text(result.sha256), .integer(result.size), .text(result.source.description), .text(result.mode.rawValue),
             .text(result.etag), .blob(ByteBuffer(bytes: result.report)),
             result.convertedJSON.map { .blob(ByteBuffer(bytes: $0)) } ?? .null,
-            .text(policyDigest),
-            .integer(result.convertedJSON == nil ? 0 : 1), .integer(result.report.count + (result.convertedJSON?.count ?? 0)),
+            .text(new.policyDigest),
+            .integer(result.convertedJSON == nil ? 0 : 1), .integer(Int(new.storedBytes)),
+            .integer(new.requestsSanitizedArchive ? 1 : 0), .integer(new.sanitizedArchive == nil ? 0 : 1),
+            new.sanitizedArchive.map { .blob(ByteBuffer(bytes: $0)) } ?? .null,
         ]
     }
 
@@ -60,11 +68,12 @@ extension SQLiteResultStore {
             return Int64(value)
         }
         guard let mode = OutputMode(rawValue: try text("mode")) else { throw unexpected("mode") }
+        guard let hasArchive = row.column("has_archive")?.bool else { throw unexpected("has_archive") }
         return ResultSummary(
             id: try text("id"), tenant: try text("tenant"),
             createdAt: Timestamp.date(try integer("created_at")), expiresAt: Timestamp.date(try integer("expires_at")),
             sha256: try text("sha256"), size: Int(try integer("size")), source: ResultSource(storedText: try text("source")),
-            mode: mode, hasConvertedJSON: hasJSON, etag: try text("etag")
+            mode: mode, hasConvertedJSON: hasJSON, etag: try text("etag"), hasSanitizedArchive: hasArchive
         )
     }
 

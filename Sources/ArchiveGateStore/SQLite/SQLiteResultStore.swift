@@ -100,13 +100,14 @@ public final class SQLiteResultStore: ResultStore {
             try await pool.withConnection(.writer) { [now, logger] db in
                 try await db.transaction(logger: logger) {
                     let createdAt = Timestamp.milliseconds(now())
-                    let key: [SQLiteData] = [.text(new.tenant), .text(new.sha256), .text(new.mode.rawValue), .text(new.policyDigest)]
+                    let key: [SQLiteData] = [.text(new.tenant), .text(new.sha256), .text(new.mode.rawValue), .text(new.policyDigest),
+                                             .integer(new.requestsSanitizedArchive ? 1 : 0)]
                     // An expired twin is already invisible; removing it frees the unique key.
                     try await db.run(
-                        "DELETE FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND policy_digest = ?4 AND expires_at <= ?5",
+                        "DELETE FROM results WHERE \(Self.idempotencyKey) AND expires_at <= ?6",
                         key + [.integer(Int(createdAt))])
                     if let row = try await db.run(
-                        "SELECT \(Columns.full) FROM results WHERE tenant = ?1 AND sha256 = ?2 AND mode = ?3 AND policy_digest = ?4", key
+                        "SELECT \(Columns.full) FROM results WHERE \(Self.idempotencyKey)", key
                     ).first {
                         return PutOutcome(result: try Self.decodeResult(row), created: false)
                     }
@@ -121,7 +122,7 @@ public final class SQLiteResultStore: ResultStore {
                             usedBytes: Int64(usage?.column("bytes")?.integer ?? 0), adding: new.storedBytes)
                     }
                     let stored = new.stored(createdAt: createdAt, retention: retention)
-                    try await db.run(Self.insertStatement, Self.insertBinds(stored, policyDigest: new.policyDigest))
+                    try await db.run(Self.insertStatement, Self.insertBinds(new, stored))
                     return PutOutcome(result: stored, created: true)
                 }
             }
@@ -138,6 +139,16 @@ public final class SQLiteResultStore: ResultStore {
 
     public func report(tenant: String, id: String) async throws -> StoredReport? {
         try await select(Columns.report, tenant: tenant, id: id, Self.decodeReport)
+    }
+
+    public func sanitizedArchive(tenant: String, id: String) async throws -> [UInt8]? {
+        try await select("sanitized_archive", tenant: tenant, id: id) { row -> [UInt8]? in
+            switch row.column("sanitized_archive") {
+            case .blob(let buffer): Array(buffer.readableBytesView)
+            case .null: nil
+            default: throw ResultStoreError(.storageFailure, "unexpected stored value in column sanitized_archive")
+            }
+        } ?? nil
     }
 
     /// One unexpired row of the tenant by id, with the given columns.

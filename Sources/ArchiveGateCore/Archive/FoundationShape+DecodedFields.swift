@@ -1,0 +1,41 @@
+/// The fields of a Foundation object that sanitize writes back: the ones Foundation's own
+/// `initWithCoder:` reads for the shape and ArchiveGate checks before admitting the object. A key
+/// outside them is bytes no check has looked at (Darwin's `NS.nameComponentsPrivate`, an attacker's
+/// extra `NS.foo` on an NSDate, NSDecimalNumber's unchecked `NS.mantissa.bo` byte order), so the
+/// archive ArchiveGate writes leaves it out.
+extension FoundationShape {
+    /// Whether sanitize keeps field `key` of an object of this shape. `objCTypedValue`: the object
+    /// is an NSValue without `NS.special`, which Foundation decodes from the ObjC type and bytes the
+    /// archiver wrote under `$0`, `$1` … (and the plain JSON shows field by field).
+    public func keepsField(_ key: String, objCTypedValue: Bool = false) -> Bool {
+        if self == .value, objCTypedValue { return Self.isSequentialKey(key) }
+        if Self.decodedKeysByOrdinal[ordinal].contains(key) { return true }
+        // corelibs writes an ordered set's members as NS.object.0, NS.object.1 … (the collection
+        // check reads them as consecutive references).
+        return self == .orderedSet && key.hasPrefix("NS.object.") && UInt(key.dropFirst("NS.object.".count)) != nil
+    }
+
+    /// The keys the shape checks read besides the definition table's fields (those checks have rules
+    /// of their own: `KeyedArchive+ShapeCheck`, `KeyedArchive+FoundationValues`).
+    private var keysReadByOwnRule: [String] {
+        switch self {
+        case .array, .set, .orderedSet: ["NS.objects"]
+        case .dictionary: ["NS.keys", "NS.objects"]
+        case .value: ["NS.special", "NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"]
+        case .decimalNumber: ["NS.exponent", "NS.length", "NS.negative"]
+        // One range is NSLocation and NSLength, several an NSRangeData table (corelibs and Darwin alike).
+        case .indexSet: ["NSRangeCount", "NSLocation", "NSLength"]
+        case .string, .data, .date, .null, .url, .uuid, .attributedString, .error, .locale, .timeZone,
+             .dateInterval, .personNameComponents, .location: []
+        }
+    }
+
+    private static let decodedKeysByOrdinal: [Set<String>] = byOrdinal.map { shape in
+        Set(shape.fields.map(\.key.description) + shape.keysReadByOwnRule)
+    }
+
+    /// `$0`, `$1` …: the keys NSKeyedArchiver gives values encoded without a key.
+    private static func isSequentialKey(_ key: String) -> Bool {
+        key.count > 1 && key.hasPrefix("$") && key.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }
+    }
+}
