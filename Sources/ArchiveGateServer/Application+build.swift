@@ -9,7 +9,7 @@ import NIOCore
 /// Builds the HTTP service. `archivegate serve` and the tests call this same function.
 ///
 ///     bytes ─▶ NIO HTTP/1 codec ─▶ HTTPConformanceHandler  parser errors → 431/400 problem, Host, HTTP/1.0 close
-///           ─▶ RequestTimeout, EarlyClose, ExpectContinue, HeadRequest, ClientDisconnect, SendTimeout handlers ─▶ router:
+///           ─▶ RequestTimeout, EarlyClose, ExpectContinue, HeadRequest, ClientDisconnect, ResponseWritten, SendTimeout handlers ─▶ router:
 ///     request ─▶ RequestIdMiddleware     X-Request-Id in and out
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
@@ -83,6 +83,7 @@ public func buildApplication(
                                     ExpectContinueHandler(),
                                     HeadRequestHandler(),
                                     ClientDisconnectHandler(),
+                                    ResponseWrittenHandler(),
                                     SendTimeoutHandler(timeout: TimeAmount(configuration.sendTimeout),
                                                        onTimeout: { metrics.recordSendTimeout() })],
         idleTimeout: TimeAmount(configuration.idleTimeout)
