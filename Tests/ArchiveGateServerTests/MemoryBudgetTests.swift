@@ -143,9 +143,11 @@ import Glibc
         }
     }
 
-    /// A request's lease is returned only once its answer has left the server, not when the answer
-    /// was handed to NIO: while a client holds 15 MiB unread, the one upload slot stays taken
-    /// (503 server.busy); once it reads everything, the next upload is served.
+    /// A request's lease is returned only once its answer has been written to the socket, not when
+    /// the answer was handed to NIO: while a client holds 15 MiB unread, the one upload slot stays
+    /// taken (503 server.busy); once it reads everything, the next upload is served. (Releasing when
+    /// Hummingbird's writer returned failed this in one of two runs: the end of the body could be
+    /// handed over before the channel had turned unwritable.)
     @Test func theLeaseIsHeldUntilTheAnswerIsWritten() async throws {
         let archive = try Self.amplifyingArchive(references: 15)
         try await TestServer.run(configure: {
