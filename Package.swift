@@ -68,6 +68,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                // HTTPConformanceHandler sits between NIO's HTTP/1 codec and its conversion to HTTP types.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             // The hand-written OpenAPI document (served at /openapi.yaml) and the inspector page's
             // files (served at / and /ui/…), compiled into the binary.

@@ -8,6 +8,8 @@ import NIOCore
 
 /// Builds the HTTP service. `archivegate serve` and the tests call this same function.
 ///
+///     bytes ─▶ NIO HTTP/1 codec ─▶ HTTPConformanceHandler  parser errors → 431/400 problem, Host, HTTP/1.0 close
+///           ─▶ RequestTimeout, EarlyClose, ExpectContinue, HeadRequest, ClientDisconnect, ResponseWritten, SendTimeout handlers ─▶ router:
 ///     request ─▶ RequestIdMiddleware     X-Request-Id in and out
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
@@ -80,13 +82,20 @@ public func buildApplication(
                                     EarlyCloseHandler(),
                                     ExpectContinueHandler(),
                                     HeadRequestHandler(),
+                                    ClientDisconnectHandler(),
+                                    ResponseWrittenHandler(),
                                     SendTimeoutHandler(timeout: TimeAmount(configuration.sendTimeout),
                                                        onTimeout: { metrics.recordSendTimeout() })],
         idleTimeout: TimeAmount(configuration.idleTimeout)
     )
+    let protocolLogger = logger
+    let server = HTTPServerBuilder { responder in
+        ConformingHTTP1Channel(http1: HTTP1Channel(responder: responder, configuration: http1),
+                               makeConformanceHandler: { HTTPConformanceHandler(limits: http1.httpDecoder, logger: protocolLogger, metrics: metrics) })
+    }
     return Application(
         router: router,
-        server: .http1(configuration: http1),
+        server: server,
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "archivegate"),
         services: store.map { [PurgeService(store: $0, interval: configuration.store.purgeInterval, metrics: metrics, logger: logger)] } ?? [],
         logger: logger

@@ -23,16 +23,23 @@ import Testing
         }
     }
 
+    /// 64 clients alternating between two tenants: about 32 uploads of each tenant in flight, right
+    /// at the default per-tenant cap (32), and a lease lasts until its answer is written, so a 429
+    /// tenant.busy is a matter of timing; the caps are lifted here: this checks answers,
+    /// `concurrentUploadsAreCapped` checks the caps.
     @Test func sixtyFourClientsFiftyRequestsEachAllCorrect() async throws {
         let note = try Fixtures.noteArchive()
         let plain = try Fixtures.plainArchive()
         let httpClient = HTTPClient.parallel(64)
         defer { _ = httpClient.shutdown() }
-        try await TestServer.run { port in
-            let failures = try await withThrowingTaskGroup(of: Int.self) { group in
+        try await TestServer.run(configure: {
+            $0.memory.maxConcurrentUploads = 1000
+            $0.memory.maxConcurrentUploadsPerTenant = 1000
+        }) { port in
+            let failures = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for clientIndex in 0..<64 {
                     group.addTask {
-                        var failures = 0
+                        var failures: [Int] = []
                         for request in 0..<50 {
                             // Alternate tenants and archives so answers differ and mix-ups would show.
                             let useBeta = (clientIndex + request) % 2 == 0
@@ -43,15 +50,15 @@ import Testing
                             let expectedValid = useBeta || body == plain
                             if reply.status != 200 || reply.json["valid"] as? Bool != expectedValid
                                 || reply.json["policy"] as? String != (useBeta ? "beta" : "alpha") {
-                                failures += 1
+                                failures.append(reply.status)
                             }
                         }
                         return failures
                     }
                 }
-                return try await group.reduce(0, +)
+                return try await group.reduce([], +)
             }
-            #expect(failures == 0)
+            #expect(failures.isEmpty, "statuses of the wrong answers: \(failures)")
         }
     }
 }

@@ -143,6 +143,48 @@ import Glibc
         }
     }
 
+    /// A request's lease is returned only once its answer has been written to the socket, not when
+    /// the answer was handed to NIO: while a client holds 15 MiB unread, the one upload slot stays
+    /// taken (503 server.busy); once it reads everything, the next upload is served. (Releasing when
+    /// Hummingbird's writer returned failed this in one of two runs: the end of the body could be
+    /// handed over before the channel had turned unwritable.)
+    @Test func theLeaseIsHeldUntilTheAnswerIsWritten() async throws {
+        let archive = try Self.amplifyingArchive(references: 15)
+        try await TestServer.run(configure: {
+            $0.memory.maxConcurrentUploads = 1
+            $0.sendTimeout = .seconds(120)
+        }) { port in
+            let reader = try RawConnection(port: port)
+            defer { reader.close() }
+            var size: Int32 = 64 << 10
+            setsockopt(reader.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            let head = "POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
+                + "Content-Type: application/octet-stream\r\nContent-Length: \(archive.count)\r\n\r\n"
+            #expect(reader.send(Array(head.utf8) + archive))
+            let (first, _) = try await offCooperativePool { reader.read(waitingAtMost: .seconds(30)) }
+            #expect(String(decoding: first.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+
+            // The answer is on its way but unread: its lease (and the only upload slot) is still held.
+            let busy = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
+            #expect(busy.status == 503, "\(busy.text.prefix(200))")
+            #expect(busy.json["code"] as? String == "server.busy")
+
+            let total = try await offCooperativePool { () -> Int in
+                var total = first.count
+                while true {
+                    let (bytes, closed) = reader.read(waitingAtMost: .seconds(10))
+                    total += bytes.count
+                    if closed || bytes.isEmpty { return total }
+                }
+            }
+            #expect(total > 15 << 20)
+            let served = try await Self.firstReply(within: .seconds(10), until: { $0.status == 200 }) {
+                try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
+            }
+            #expect(served.status == 200, "\(served.text.prefix(200))")
+        }
+    }
+
     /// Accounting on its own: reservations add up per tenant, refusals take nothing, release is whole.
     @Test func leasesAddUpAndReleaseWhole() throws {
         let budget = MemoryBudget(limits: .init(totalBytes: 100, tenantBytes: 60, maxUploads: 3, maxUploadsPerTenant: 2))

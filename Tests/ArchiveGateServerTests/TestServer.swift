@@ -66,8 +66,10 @@ enum TestServer {
     /// Runs `body` against a live server on an ephemeral loopback port.
     /// `configure` adjusts the configuration first (e.g. `fetch.allowedRanges`); `store` backs
     /// `/v1/archives` (nil: those endpoints answer 503 `store.disabled`).
+    /// `log` receives the server's log lines (at the configuration's `logLevel`).
     static func run(configure: (inout ServerConfiguration) -> Void = { _ in },
                     store: (any ResultStore)? = nil,
+                    log: CapturedLog? = nil,
                     _ body: @escaping @Sendable (Int) async throws -> Void) async throws {
         let directory = try makeConfigDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -76,7 +78,8 @@ enum TestServer {
         configuration.tenantsDirectory = directory + "/tenants"
         configuration.logLevel = .warning
         configure(&configuration)
-        var logger = Logger(label: "archivegate-test")
+        var logger = log.map { log in Logger(label: "archivegate-test") { _ in CapturedLog.Handler(log: log) } }
+            ?? Logger(label: "archivegate-test")
         logger.logLevel = .warning
         let app = try buildApplication(configuration: configuration, logger: logger, store: store)
         try await app.test(.live) { client in

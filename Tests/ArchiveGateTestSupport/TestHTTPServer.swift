@@ -30,12 +30,16 @@ public final class TestHTTPServer: Sendable {
     public let port: UInt16
     private let listener: Int32
     private let accepts = Atomic<Int>(0)
+    private let finishes = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
     private let seen = Mutex<[Request]>([])
     private let handler: @Sendable (Request) -> Reply
 
     /// Connections accepted so far.
     public var acceptCount: Int { accepts.load(ordering: .sequentiallyConsistent) }
+    /// Connections this server has closed so far (a stream ends when its client stops taking
+    /// bytes), so tests can bound how long a client kept a connection.
+    public var finishedCount: Int { finishes.load(ordering: .sequentiallyConsistent) }
     /// Requests received so far.
     public var requests: [Request] { seen.withLock { $0 } }
     /// `host:port`, bracketed for IPv6, for URLs.
@@ -122,7 +126,10 @@ public final class TestHTTPServer: Sendable {
     }
 
     private func serve(_ client: Int32) {
-        defer { close(client) }
+        defer {
+            close(client)
+            finishes.add(1, ordering: .sequentiallyConsistent)
+        }
         var timeout = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         guard let request = readRequest(client) else { return }

@@ -1,4 +1,4 @@
-"""scripts/robustness: eight scenarios against a release `archivegate serve`, each asserting its
+"""scripts/robustness: nine scenarios against a release `archivegate serve`, each asserting its
 outcome (see scripts/robustness and docs/RELIABILITY.md)."""
 
 import argparse
@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import config_attacks  # noqa: E402
 import harness  # noqa: E402
 import memory_attacks  # noqa: E402
+import store_attacks  # noqa: E402
 from harness import Failure, check, say  # noqa: E402
 
 HEADER_TIMEOUT = 2   # s: http.headerTimeoutSeconds of the test server
@@ -482,9 +483,10 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/robustness")
     parser.add_argument("--binary", required=True)
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--only", default="a,b,c,d,e,f,g,h",
+    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i",
                         help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, "
-                             "f early close, g amplification with non-reading clients, h held gzip trailers)")
+                             "f early close, g amplification with non-reading clients, h held gzip trailers, "
+                             "i a 262 MB stored result then list/metadata/304)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     harness.install_signal_cleanup()
@@ -512,7 +514,8 @@ def main():
                             ("e", lambda: config_attacks.scenario_config(args.binary, args.short)),
                             ("f", lambda: config_attacks.scenario_early_close(server, calm, BODY_TIMEOUT, args.short)),
                             ("g", lambda: memory_attacks.scenario_amplification(budget_server, calm, greedy, args.short)),
-                            ("h", lambda: memory_attacks.scenario_held_trailers(budget_server, calm, greedy, args.short))):
+                            ("h", lambda: memory_attacks.scenario_held_trailers(budget_server, calm, greedy, args.short)),
+                            ("i", lambda: store_attacks.scenario_large_stored_result(args.binary, args.short))):
             if letter not in only:
                 continue
             started = time.monotonic()
@@ -524,7 +527,7 @@ def main():
             say(f"({letter}) took {time.monotonic() - started:.0f} s")
             if letter in ("g", "h"):
                 check(budget_server.alive(), f"the memory-budget server died during ({letter}): {budget_server.log_tail()}")
-            elif server is not None and letter not in ("b", "e"):
+            elif server is not None and letter not in ("b", "e", "i"):
                 check(server.alive(), f"the robustness server died during ({letter}): {server.log_tail()}")
     finally:
         if server is not None:

@@ -1,8 +1,9 @@
 import Hummingbird
 
 /// Gives every `/v1` POST (the requests that carry an archive or fetch one) a `MemoryLease`, and
-/// returns it once the response has been written — not when the handler returns, since the
-/// response's bytes are held until the client has read them. Refusals (503 `server.busy`, 429
+/// returns it once the response has been written to the socket (`ResponseWrittenHandler`) — not
+/// when the handler returns nor when the body is handed to NIO, since the response's bytes are
+/// held until the client has read them. Refusals (503 `server.busy`, 429
 /// `tenant.busy`) happen here, before the body is read. Sits after authentication and the rate
 /// limit, so an unknown key or a throttled tenant cannot take a slot.
 struct MemoryBudgetMiddleware: RouterMiddleware {
@@ -35,9 +36,18 @@ struct MemoryBudgetMiddleware: RouterMiddleware {
             throw error
         }
         let body = response.body
+        let channel = context.channel
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
-            defer { lease.release() }
-            try await body.write(writer)
+            // Released when the bytes have left NIO's outbound queue (ResponseWrittenHandler),
+            // not when the writer has handed them over.
+            let releasedWhenWritten = await channel.whenResponseWritten { lease.release() }
+            do {
+                try await body.write(writer)
+            } catch {
+                lease.release()
+                throw error
+            }
+            if !releasedWhenWritten { lease.release() }
         }
         return response
     }

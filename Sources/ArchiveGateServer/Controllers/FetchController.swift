@@ -11,7 +11,7 @@ import Synchronization
 ///     body    {"url": "https://…", "mode": "plain" | "typed", "store": false}   unknown fields → 400
 ///     store   true → stored like POST /v1/archives (source = the URL): 201 result + Location
 ///     slots   at most `fetch.maxConcurrentPerTenant` fetches per tenant → else 429 + Retry-After
-///     fetch   FetchError → its own problem (403, 413, 504, 502, 400)
+///     fetch   FetchError → its own problem (403, 413, 504, 502, 400); cancelled when the client leaves
 ///     decode  as for uploads (422, 413)
 struct FetchController {
     typealias Context = ArchiveRequestContext
@@ -47,10 +47,17 @@ struct FetchController {
             connectTimeout: settings.connectTimeout,
             totalTimeout: settings.totalTimeout
         )
+        // A client that leaves stops its fetch (libcurl's progress callback aborts the transfer)
+        // rather than holding a slot and a connection to the origin until the total timeout.
+        let (fetcher, url) = (self.fetcher, body.url)
+        let outcome: Result<FetchedArchive, FetchError> = await context.cancellingOnDisconnect {
+            do throws(FetchError) { return .success(try await fetcher.fetch(url, policy: policy)) } catch { return .failure(error) }
+        }
         let fetched: FetchedArchive
-        do {
-            fetched = try await fetcher.fetch(body.url, policy: policy)
-        } catch {
+        switch outcome {
+        case .success(let archive):
+            fetched = archive
+        case .failure(let error):
             metrics.recordFetch(outcome: error.code.rawValue, tenant: tenant.id)
             throw error
         }

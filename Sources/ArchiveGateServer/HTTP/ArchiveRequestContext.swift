@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 /// The per-request context: Hummingbird's core storage plus what our middleware establishes.
 ///
@@ -15,6 +16,8 @@ public struct ArchiveRequestContext: RequestContext {
     public let trace: RequestTrace
     /// This request's share of the memory budget, set by `MemoryBudgetMiddleware` on `/v1` POSTs.
     var memoryLease: MemoryLease?
+    /// The connection the request came on (`cancellingOnDisconnect` watches it).
+    let channel: any Channel
     /// The output-to-archive cap (`memory.amplificationFactor`), set with the lease.
     var amplificationCap = AmplificationCap(factor: ConfigurationDefaults.memoryAmplificationFactor.defaultValue)
 
@@ -23,6 +26,7 @@ public struct ArchiveRequestContext: RequestContext {
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        channel = source.channel
         trace = RequestTrace()
     }
 

@@ -10,9 +10,8 @@ import NIOHTTPTypes
 /// for nothing. `ProblemMiddleware` marks such answers `Connection: close`; this handler ends the
 /// connection once the response's end is on the wire.
 ///
-/// In two steps, as HTTP servers do ("lingering close"): first only our sending side (FIN), so a
-/// client still sending its body reads the whole answer rather than a reset, stops and closes;
-/// then, after `linger`, the whole connection, whatever the client does.
+/// In two steps (`closeLingering`), so a client still sending its body reads the whole answer
+/// rather than a reset.
 final class EarlyCloseHandler: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
@@ -38,13 +37,8 @@ final class EarlyCloseHandler: ChannelOutboundHandler, RemovableChannelHandler {
             }
             closeAfterResponse = false
             let written = promise ?? context.eventLoop.makePromise()
-            let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
-            let linger = self.linger
-            written.futureResult.whenComplete { _ in
-                loopBoundContext.value.close(mode: .output).whenFailure { _ in loopBoundContext.value.close(promise: nil) }
-                loopBoundContext.value.eventLoop.scheduleTask(in: linger) { loopBoundContext.value.close(promise: nil) }
-            }
             context.writeAndFlush(data, promise: written)
+            context.closeLingering(after: written.futureResult, linger: linger)
         }
     }
 }

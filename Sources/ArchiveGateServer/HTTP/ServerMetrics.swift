@@ -88,6 +88,14 @@ public struct ServerMetrics: Sendable {
         Counter(label: "archivegate_send_timeouts_total", factory: factory).increment()
     }
 
+    /// `archivegate_http_protocol_errors_total{code}`: requests refused before routing because
+    /// they do not parse (`request.malformed`), their head is over the decoder's limits
+    /// (`request.header_fields_too_large`) or their `Host` is missing or repeated (`request.bad_host`).
+    /// They are not in `archivegate_http_requests_total`, which counts routed requests.
+    func recordProtocolError(code: String) {
+        Counter(label: "archivegate_http_protocol_errors_total", dimensions: [("code", code)], factory: factory).increment()
+    }
+
     /// The Prometheus text exposition.
     public func render() -> String {
         registry.emitToString()

@@ -34,6 +34,9 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
         case invalidRequest = "request.invalid"
         case invalidGzip = "request.invalid_gzip"
         case invalidCursor = "request.invalid_cursor"
+        case malformedRequest = "request.malformed"
+        case headFieldsTooLarge = "request.header_fields_too_large"
+        case badHost = "request.bad_host"
         case notFound = "request.not_found"
         case methodNotAllowed = "request.method_not_allowed"
         case bodyTooLarge = "request.body_too_large"
@@ -61,6 +64,9 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
             case .invalidRequest: (.badRequest, "Bad Request")
             case .invalidGzip: (.badRequest, "Bad Request")
             case .invalidCursor: (.badRequest, "Bad Request")
+            case .malformedRequest: (.badRequest, "Bad Request")
+            case .headFieldsTooLarge: (.requestHeaderFieldsTooLarge, "Request Header Fields Too Large")
+            case .badHost: (.badRequest, "Bad Request")
             case .notFound: (.notFound, "Not Found")
             case .methodNotAllowed: (.methodNotAllowed, "Method Not Allowed")
             case .bodyTooLarge: (.contentTooLarge, "Content Too Large")
@@ -97,6 +103,12 @@ public struct ProblemCode: Hashable, Sendable, CustomStringConvertible {
     public static let invalidGzip = ProblemCode(.server(.invalidGzip))
     /// 400: a `cursor` this server did not issue.
     public static let invalidCursor = ProblemCode(.server(.invalidCursor))
+    /// 400: bytes that do not parse as an HTTP/1 request (answered by `HTTPConformanceHandler`).
+    public static let malformedRequest = ProblemCode(.server(.malformedRequest))
+    /// 431: a request line and header fields over the HTTP decoder's limits.
+    public static let headFieldsTooLarge = ProblemCode(.server(.headFieldsTooLarge))
+    /// 400: an HTTP/1.1 request without `Host`, or any request with more than one.
+    public static let badHost = ProblemCode(.server(.badHost))
     /// 404: no such route.
     public static let notFound = ProblemCode(.server(.notFound))
     /// 405: the route exists, the method does not.
