@@ -101,6 +101,12 @@ import Testing
                 builder.setTop("root", builder.object(class: record, fields: ["inner": [[1]]]))
             }
         },
+        Case(rule: "field holding a plist set (corelibs' unarchiver segfaults on one)", code: "archive.invalid_field_value") {
+            archive { builder in
+                let record = builder.classRecord("X")
+                builder.setTop("root", builder.object(class: record, fields: ["tags": .set([1, 2])]))
+            }
+        },
         Case(rule: "single-$ key that is not generated", code: "archive.reserved_key") {
             archive { builder in
                 let record = builder.classRecord("X")

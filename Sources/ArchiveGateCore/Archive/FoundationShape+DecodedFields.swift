@@ -25,8 +25,11 @@ extension FoundationShape {
         case .decimalNumber: ["NS.exponent", "NS.length", "NS.negative"]
         // One range is NSLocation and NSLength, several an NSRangeData table (corelibs and Darwin alike).
         case .indexSet: ["NSRangeCount", "NSLocation", "NSLength"]
+        // UIKit's components, each as a float and (newer systems) a double.
+        case .color: ["UIRed", "UIGreen", "UIBlue", "UIAlpha", "UIWhite"].flatMap { [$0, $0 + "-Double"] }
         case .string, .data, .date, .null, .url, .uuid, .attributedString, .error, .locale, .timeZone,
-             .dateInterval, .personNameComponents, .location: []
+             .dateInterval, .personNameComponents, .location, .indexPath, .measurement, .unit, .unitConverter,
+             .affineTransform, .dateComponents, .calendar: []
         }
     }
 

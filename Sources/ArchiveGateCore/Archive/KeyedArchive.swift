@@ -309,12 +309,18 @@ private struct EntryClassifier {
         return classIndex
     }
 
-    /// Field values are UIDs, scalars, or flat arrays/sets of those; nothing an archiver writes nests deeper.
+    /// Field values are UIDs, scalars, or flat arrays of those; nothing an archiver writes nests
+    /// deeper. A binary plist set (marker 0xC) is refused: NSKeyedArchiver never writes one, and
+    /// swift-corelibs-foundation's unarchiver crashes (SIGSEGV) on an archive holding one, so
+    /// "valid" could not promise that Foundation decodes it.
     private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist[value].kind {
         case .uid:
             if !isValueReference(plist.uidValue(at: value)) { try checkReference(plist.uidValue(at: value), path: fieldPath(uid, keyIndex)) }
-        case .array, .set:
+        case .set:
+            throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex),
+                               "a field cannot hold a plist set: NSKeyedArchiver never writes one and Foundation's unarchiver crashes on one")
+        case .array:
             for (position, element) in plist.children(of: value).enumerated() {
                 let elementObject = plist[Int(element)]
                 if elementObject.kind == .uid {

@@ -69,6 +69,16 @@ import Testing
         #expect(Self.failure(Self.archive(#"{"$class":{"$uid":2},"d":{"$date":1e300}}, \#(Self.arrayRecord)"#))?.code == .invalidTag)
     }
 
+    /// A plist set in a field: NSKeyedArchiver never writes one and corelibs' unarchiver segfaults
+    /// on one, so the decoder refuses it, and `encode` (which returns only what the decoder takes)
+    /// refuses it at its pointer.
+    @Test func aSetInAFieldIsRefused() {
+        let set = Self.archive(#"{"$class":{"$uid":2},"s":{"$set":[1]}}, \#(Self.arrayRecord)"#)
+        let failure = Self.failure(set)
+        #expect(failure?.pointer == "/$objects/1/s", "\(String(describing: failure))")
+        #expect(failure?.message.contains("plist set") == true)
+    }
+
     @Test func xmlRefusesWhatItCannotHold() {
         let set = Self.archive(#"{"$class":{"$uid":2},"s":{"$set":[1]}}, \#(Self.arrayRecord)"#)
         #expect(Self.failure(set, format: .xml)?.code == .notRepresentable)

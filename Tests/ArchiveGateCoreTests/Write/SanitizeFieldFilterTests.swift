@@ -105,17 +105,22 @@ import Testing
         #expect(!FoundationShape.personNameComponents.keepsField("NS.nameComponentsPrivate"))
     }
 
-    /// A custom object whose field is a plist set (typed JSON's `$set`).
-    static func noteWithSet(_ set: String) throws -> [UInt8] {
-        let json = #"{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"$uid":1}},"# +
-            #""$objects":["$null",{"$class":{"$uid":2},"title":{"$uid":3},"tags":{"$set":\#(set)}},"# +
-            #"{"$classname":"Note","$classes":["Note","NSObject"]},"hello"]}"#
-        return try ArchiveEncoder().encode(Array(json.utf8))
+    /// A custom object whose field is a plist set, written by hand: `encode` refuses typed JSON's
+    /// `$set` in a field (EncodeErrorTests), as decoding does.
+    static func noteWithSet(referencingTitle: Bool) -> [UInt8] {
+        HandBuilt.root { builder in
+            let title = builder.add("hello")
+            let members: [PropertyListValue] = referencingTitle ? [.uid(title)] : [1, 2]
+            return builder.object(class: builder.classRecord("Note"), fields: ["title": .uid(title), "tags": .set(members)])
+        }
     }
 
-    @Test(arguments: [#"[{"$uid":3}]"#, "[1,2]"])
-    func aPlistSetIsRefusedWithItsPointer(_ set: String) throws {
-        let bytes = try Self.noteWithSet(set)
+    /// NSKeyedArchiver never writes a plist set and corelibs' unarchiver segfaults on one, so the
+    /// archive is refused whole (its decoding fails), under `reject` and `redact` alike: sanitize
+    /// never gets to write it.
+    @Test(arguments: [true, false])
+    func aPlistSetIsRefusedWithItsPointer(_ referencingTitle: Bool) throws {
+        let bytes = Self.noteWithSet(referencingTitle: referencingTitle)
         for policy in [Inspect.policy(#"{"allow": ["foundation", "Note"]}"#),
                        Inspect.policy(#"{"allow": ["foundation", "Note"], "onViolation": "redact"}"#)] {
             #expect(throws: ArchiveGateError.archive(ArchiveError(.invalidFieldValue, path: "", ""))) {
@@ -124,16 +129,9 @@ import Testing
             do {
                 _ = try ArchiveSanitizer(inspector: ArchiveInspector(policy: policy)).sanitize(bytes)
             } catch {
-                #expect(error.location == "at /$objects/1/tags", "\(error)")
+                #expect(error.location.hasSuffix("/tags"), "\(error)")
                 #expect(error.message.contains("plist set"))
             }
         }
-    }
-
-    @Test func aSetInARedactedObjectIsNotWrittenAtAll() throws {
-        let bytes = try Self.noteWithSet(#"[{"$uid":3}]"#)
-        let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: SanitizeTests.redactingFoundation)).sanitize(bytes)
-        let output = try #require(result.archive)
-        #expect(try Inspect.json(output, policy: .foundation) == #"{"root":null}"#)
     }
 }
