@@ -351,7 +351,7 @@ extension KeyedArchive {
             let value = plist.realValue(at: index)
             if value.isFinite, value.rounded() == value, abs(value) < 1e30 { return .integer(Int128(value)) }
             return .real(value.bitPattern)
-        case .data: return .data(Array(plist.data(at: index) ?? []))
+        case .data: return .data(plist.data(at: index).map { Array($0) } ?? [])
         case .date: return .date(plist.realBits(at: index))
         default: return .object(uid)
         }

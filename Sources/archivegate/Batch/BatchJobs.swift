@@ -8,9 +8,9 @@ enum BatchJobs {
     static func convert(_ inspector: ArchiveInspector, mode: OutputMode, pretty: Bool, mirrored: Bool,
                         filter: PlainJSONFilter = PlainJSONFilter()) -> @Sendable (BatchInput) -> BatchFileResult {
         { input in
-            let bytes: [UInt8]
+            let bytes: ByteStorage
             do {
-                bytes = try InputReader.read(input.path, limit: inspector.policy.limits.maxInputBytes)
+                bytes = try InputReader.load(input.path, limit: inspector.policy.limits.maxInputBytes)
             } catch {
                 return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
             }
@@ -39,9 +39,9 @@ enum BatchJobs {
     /// Validates one file: `{"file","status":"valid"|"rejected","report"}`, or the error when malformed.
     static func validate(_ inspector: ArchiveInspector) -> @Sendable (BatchInput) -> BatchFileResult {
         { input in
-            let bytes: [UInt8]
+            let bytes: ByteStorage
             do {
-                bytes = try InputReader.read(input.path, limit: inspector.policy.limits.maxInputBytes)
+                bytes = try InputReader.load(input.path, limit: inspector.policy.limits.maxInputBytes)
             } catch {
                 return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
             }
