@@ -157,12 +157,12 @@ extension KeyedArchive {
         }
         // Read in place: arrays can hold millions of elements and this runs for every one of them.
         guard let layout = collectionLayout(uid) else { return }
-        var seen = Set<MemberIdentity>()
+        var seen = MemberSet(count: distinct ? layout.count : 0)
         for position in 0 ..< layout.count where problems.count < Self.maxProblemsPerObject {
             let target = layout.target(at: position, in: self)
             if target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
-            } else if distinct, !seen.insert(memberIdentity(target)).inserted {
+            } else if distinct, !seen.insert(target, in: self) {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.objects", element: position,
                                              "\(className) element \(position) equals an earlier member; Foundation keeps one"))
             }
@@ -189,7 +189,7 @@ extension KeyedArchive {
             problems.append(ShapeProblem(.lengthMismatch, key: "NS.keys", "\(className) NS.keys has \(keys.count) entries but NS.objects has \(values.count)"))
             return
         }
-        var seen = Set<MemberIdentity>()
+        var seen = MemberSet(count: keys.count)
         for position in 0 ..< keys.count where problems.count < Self.maxProblemsPerObject {
             let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
             let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
@@ -200,7 +200,7 @@ extension KeyedArchive {
                 // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456, 27125).
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
                                              "\(className) key \(position) is a collection"))
-            } else if !seen.insert(memberIdentity(keyUID)).inserted {
+            } else if !seen.insert(keyUID, in: self) {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.keys", element: position,
                                              "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
             }
@@ -326,35 +326,6 @@ extension KeyedArchive {
             }
         }
         return nil
-    }
-
-    /// What Foundation's `isEqual:` compares for the values ArchiveGate can judge: strings by
-    /// their UTF-16 units, numbers by value (true == 1 == 1.0), data by bytes; other objects by UID.
-    private enum MemberIdentity: Hashable {
-        case text([UInt16])
-        case integer(Int128)
-        case real(UInt64)
-        case data([UInt8])
-        case date(UInt64)
-        case object(Int)
-    }
-
-    private func memberIdentity(_ uid: Int) -> MemberIdentity {
-        if let text = stringValue(ofObject: uid) { return .text(Array(text.utf16)) }
-        guard let archiveClass = archiveClass(of: uid), archiveClass.isInline else { return .object(uid) }
-        let index = plistIndex(of: uid)
-        let object = plist[index]
-        switch object.kind {
-        case .integer: return .integer(plist.integer128(object))
-        case .bool: return .integer(plist.boolValue(at: index) ? 1 : 0)
-        case .real:
-            let value = plist.realValue(at: index)
-            if value.isFinite, value.rounded() == value, abs(value) < 1e30 { return .integer(Int128(value)) }
-            return .real(value.bitPattern)
-        case .data: return .data(plist.data(at: index).map { Array($0) } ?? [])
-        case .date: return .date(plist.realBits(at: index))
-        default: return .object(uid)
-        }
     }
 
     /// `a string`, `UID 4`, `an integer` — for messages.
