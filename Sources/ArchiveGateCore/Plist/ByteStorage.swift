@@ -5,7 +5,7 @@
 /// without ever being copied. Element access is bounds-checked in both forms (a lent buffer traps
 /// on an out-of-range index as an array does); the readers' own checks come first and report
 /// typed errors, this is the backstop.
-public struct ByteStorage: RandomAccessCollection, Sendable {
+public struct ByteStorage: RandomAccessCollection, Equatable, Sendable {
     private enum Backing: @unchecked Sendable {
         case array([UInt8])
         // The owner keeps the memory valid; nothing writes to it while a ByteStorage exists.
@@ -68,6 +68,13 @@ public struct ByteStorage: RandomAccessCollection, Sendable {
         case .array(let bytes): bytes
         case .lent(let buffer, let owner): withExtendedLifetime(owner) { Array(buffer) }
         }
+    }
+}
+
+extension ByteStorage {
+    /// Equal when the bytes are equal, whatever holds them.
+    public static func == (lhs: ByteStorage, rhs: ByteStorage) -> Bool {
+        lhs.withUnsafeBufferPointer { left in rhs.withUnsafeBufferPointer { right in left.elementsEqual(right) } }
     }
 }
 
