@@ -29,6 +29,7 @@ extension KeyedArchive {
         if lhs == rhs { return true }
         if let left = inlineASCII(lhs), let right = inlineASCII(rhs) {
             guard left.count == right.count else { return false }
+            if left.count == 0 { return true }
             return plist.bytes.withUnsafeBufferPointer { buffer in
                 memoryEquals(buffer.baseAddress! + left.start, buffer.baseAddress! + right.start, left.count)
             }

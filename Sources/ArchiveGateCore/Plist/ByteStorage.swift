@@ -5,33 +5,33 @@
 /// without ever being copied. Element access is bounds-checked in both forms (a lent buffer traps
 /// on an out-of-range index as an array does); the readers' own checks come first and report
 /// typed errors, this is the backstop.
-public struct ByteStorage: RandomAccessCollection, Equatable, Sendable {
-    private enum Backing: @unchecked Sendable {
-        case array([UInt8])
-        // The owner keeps the memory valid; nothing writes to it while a ByteStorage exists.
-        case lent(UnsafeBufferPointer<UInt8>, owner: AnyObject)
-    }
-
-    private let backing: Backing
+public struct ByteStorage: RandomAccessCollection, Equatable, @unchecked Sendable {
+    // Separate stored properties, not an enum with payloads: reading a byte must not retain and
+    // release the array or the owner (a payload binding does, per access, in the hot loops).
+    /// The bytes when they are an array (empty when lent).
+    private let array: [UInt8]
+    /// The lent memory, or nil for an array.
+    private let lent: UnsafeBufferPointer<UInt8>?
+    /// Keeps `lent` valid; nothing writes to that memory while a ByteStorage exists.
+    private let owner: AnyObject?
 
     /// Storage that holds `bytes` (no copy: arrays are shared).
     public init(_ bytes: [UInt8]) {
-        backing = .array(bytes)
+        array = bytes
+        lent = nil
+        owner = nil
     }
 
     /// Storage over memory that stays valid and unchanged for as long as `owner` is alive.
     public init(lending buffer: UnsafeBufferPointer<UInt8>, owner: AnyObject) {
-        backing = .lent(buffer, owner: owner)
+        array = []
+        lent = buffer
+        self.owner = owner
     }
 
     public var startIndex: Int { 0 }
 
-    public var endIndex: Int {
-        switch backing {
-        case .array(let bytes): bytes.count
-        case .lent(let buffer, _): buffer.count
-        }
-    }
+    public var endIndex: Int { lent?.count ?? array.count }
 
     @inlinable
     public func index(after position: Int) -> Int { position + 1 }
@@ -40,34 +40,28 @@ public struct ByteStorage: RandomAccessCollection, Equatable, Sendable {
     public func index(before position: Int) -> Int { position - 1 }
 
     public subscript(position: Int) -> UInt8 {
-        switch backing {
-        case .array(let bytes):
-            return bytes[position]
-        case .lent(let buffer, _):
-            precondition(position >= 0 && position < buffer.count, "ByteStorage index out of range")
-            return buffer[position]
+        if let lent {
+            precondition(position >= 0 && position < lent.count, "ByteStorage index out of range")
+            return lent[position]
         }
+        return array[position]
     }
 
     /// Calls `body` with the bytes as one contiguous buffer, valid only during the call.
     public func withUnsafeBufferPointer<Result, Failure: Error>(
         _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        switch backing {
-        case .array(let bytes):
-            return try bytes.withUnsafeBufferPointer(body)
-        case .lent(let buffer, let owner):
+        if let lent {
             defer { withExtendedLifetime(owner) {} }
-            return try body(buffer)
+            return try body(lent)
         }
+        return try array.withUnsafeBufferPointer(body)
     }
 
     /// The bytes as an array: no copy for array storage, one copy for lent memory.
-    public var array: [UInt8] {
-        switch backing {
-        case .array(let bytes): bytes
-        case .lent(let buffer, let owner): withExtendedLifetime(owner) { Array(buffer) }
-        }
+    public var arrayCopy: [UInt8] {
+        guard let lent else { return array }
+        return withExtendedLifetime(owner) { Array(lent) }
     }
 }
 

@@ -43,7 +43,7 @@ public struct PropertyList: Sendable {
         if BinaryPropertyListReader.hasBinaryHeader(bytes) {
             return try BinaryPropertyListReader(bytes: bytes, limits: limits).read()
         }
-        let text = bytes.array
+        let text = bytes.arrayCopy
         let encoding = XMLSourceEncoding.detect(text)
         if encoding != .utf8 {
             return try XMLPropertyListReader(bytes: try encoding.utf8(text), limits: limits, sourceEncoding: encoding).read()
