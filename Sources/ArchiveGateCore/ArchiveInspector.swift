@@ -40,6 +40,11 @@ public struct ArchiveInspector: Sendable {
 
     /// Decodes and evaluates `bytes`; the report says whether the policy accepts the archive.
     public func validate(_ bytes: [UInt8]) throws(ArchiveGateError) -> ValidationReport {
+        try validate(ByteStorage(bytes))
+    }
+
+    /// Decodes and evaluates `bytes` (an array or lent memory such as a mapped file, read in place).
+    public func validate(_ bytes: ByteStorage) throws(ArchiveGateError) -> ValidationReport {
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
         let archive = try decode(bytes, deadline: deadline)
         return try evaluate(archive, deadline: deadline).report
@@ -47,6 +52,11 @@ public struct ArchiveInspector: Sendable {
 
     /// Decodes, evaluates and — unless the policy rejects the archive — renders it as JSON.
     public func convert(_ bytes: [UInt8], mode: OutputMode, pretty: Bool = false) throws(ArchiveGateError) -> Inspection {
+        try convert(ByteStorage(bytes), mode: mode, pretty: pretty)
+    }
+
+    /// `convert` of an array or of lent memory (a mapped file), read in place.
+    public func convert(_ bytes: ByteStorage, mode: OutputMode, pretty: Bool = false) throws(ArchiveGateError) -> Inspection {
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
         let archive = try decode(bytes, deadline: deadline)
         let evaluation = try evaluate(archive, deadline: deadline)
@@ -99,6 +109,11 @@ public struct ArchiveInspector: Sendable {
     /// Reads and structurally validates an archive under the policy's limits.
     /// With a `deadline`, exceeding it after either step is `archive.time_budget_exceeded`.
     public func decode(_ bytes: [UInt8], deadline: DecodeDeadline? = nil) throws(ArchiveGateError) -> KeyedArchive {
+        try decode(ByteStorage(bytes), deadline: deadline)
+    }
+
+    /// `decode` of an array or of lent memory (a mapped file), read in place.
+    public func decode(_ bytes: ByteStorage, deadline: DecodeDeadline? = nil) throws(ArchiveGateError) -> KeyedArchive {
         let plist: PropertyList
         do {
             plist = try PropertyList.read(bytes, limits: policy.limits.propertyList)

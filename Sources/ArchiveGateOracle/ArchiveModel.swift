@@ -49,7 +49,7 @@ struct ArchiveModel {
         case .integer: return .integer(plist.integer128(object))
         case .real: return .real(Double(bitPattern: object.first))
         case .date: return .date(Double(bitPattern: object.first))
-        case .data: return .data(Array(plist.data(at: index) ?? []))
+        case .data: return .data(plist.data(at: index).map { Array($0) } ?? [])
         case .asciiString, .utf8String, .utf16String: return .string(plist.string(at: index) ?? "")
         case .uid: return .uid(UInt32(object.first))
         case .array: return .array(plist.children(of: index).map { value(plist, Int($0)) })

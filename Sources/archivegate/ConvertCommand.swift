@@ -61,7 +61,7 @@ struct ConvertCommand: ParsableCommand {
         }
         let file = files[0]
         do {
-            let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
+            let bytes = try InputReader.load(file, limit: policy.limits.maxInputBytes)
             if format == .dot { return try writeGraph(bytes, policy: policy) }
             let filter = switches.filter
             var inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty && filter.isIdentity)
@@ -76,7 +76,7 @@ struct ConvertCommand: ParsableCommand {
 extension ConvertCommand {
     /// `--format dot`: the verdict under the policy, the graph from an inspection-mode typed rendering
     /// (same limits), so a rejected archive can still be drawn with its violations in red.
-    private func writeGraph(_ bytes: [UInt8], policy: Policy) throws {
+    private func writeGraph(_ bytes: ByteStorage, policy: Policy) throws {
         let (dot, report) = try GraphvizExport.draw(bytes, inspector: decode.inspector(policy))
         Terminal.writeStdout(Array(dot.utf8))
         if !report.valid || !report.unacknowledgedFindings.isEmpty {

@@ -31,7 +31,7 @@ struct ValidateCommand: ParsableCommand {
         var worst: Int32 = 0
         for file in files {
             do {
-                let bytes = try InputReader.read(file, limit: policy.limits.maxInputBytes)
+                let bytes = try InputReader.load(file, limit: policy.limits.maxInputBytes)
                 let report = try inspector.validate(bytes)
                 try Terminal.writeJSONLine(FileReport(file: file, report: report))
                 if !report.valid {

@@ -24,7 +24,7 @@ enum WriterTestSupport {
         case .integer: return .integer(plist.integer128(object))
         case .real: return .real(Double(bitPattern: object.first))
         case .date: return .date(Double(bitPattern: object.first))
-        case .data: return .data(Array(plist.data(at: index) ?? []))
+        case .data: return .data(plist.data(at: index).map { Array($0) } ?? [])
         case .asciiString, .utf8String, .utf16String: return .string(plist.string(at: index) ?? "")
         case .uid: return .uid(UInt32(object.first))
         case .array, .set:

@@ -48,15 +48,27 @@ def commands_for(name, path, args, scratch):
     ours = [args.archivegate]
     extra = ["--allow-any-class"] + LIMIT_OVERRIDES.get(name, [])
     json_out = os.path.join(scratch, "out.json")
-    return [
+    commands = [
         Command("`cat` (floor: read the file)", ["cat", path], "null"),
         Command("`archivegate convert` > file", ours + ["convert"] + extra + [path], ("file", json_out)),
         Command("`archivegate convert` \\| pipe", ours + ["convert"] + extra + [path], "pipe"),
         Command("`archivegate validate`", ours + ["validate"] + extra + [path], "null"),
-        Command("libplist `plistutil` → XML file", ["plistutil", "-i", path, "-o", os.path.join(scratch, "out.plist"), "-f", "xml"], "null"),
-        Command("Foundation unarchive + JSONSerialization > file", [args.peer, "--foundation-convert", path],
-                ("file", os.path.join(scratch, "foundation.json"))),
     ]
+    if args.baseline:
+        # Another build of the CLI (e.g. main before a change), interleaved with ours in the same rounds.
+        base = [args.baseline]
+        commands += [
+            Command("baseline: convert > file", base + ["convert"] + extra + [path], ("file", os.path.join(scratch, "baseline.json"))),
+            Command("baseline: convert \\| pipe", base + ["convert"] + extra + [path], "pipe"),
+            Command("baseline: validate", base + ["validate"] + extra + [path], "null"),
+        ]
+    if not args.skip_peers:
+        commands += [
+            Command("libplist `plistutil` → XML file", ["plistutil", "-i", path, "-o", os.path.join(scratch, "out.plist"), "-f", "xml"], "null"),
+            Command("Foundation unarchive + JSONSerialization > file", [args.peer, "--foundation-convert", path],
+                    ("file", os.path.join(scratch, "foundation.json"))),
+        ]
+    return commands
 
 
 def run_once(runstat, command):
@@ -142,6 +154,8 @@ def main():
     parser.add_argument("--runs", type=int)
     parser.add_argument("--cases")
     parser.add_argument("--markdown")
+    parser.add_argument("--baseline", help="a second archivegate binary measured in the same rounds (before/after)")
+    parser.add_argument("--skip-peers", action="store_true", help="leave out plistutil and Foundation (a quick before/after)")
     args = parser.parse_args()
     runs = args.runs or (3 if args.quick else 5)
     names = args.cases.split(",") if args.cases else (QUICK_CASES if args.quick else FULL_CASES)

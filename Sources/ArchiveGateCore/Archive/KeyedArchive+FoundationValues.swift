@@ -123,10 +123,10 @@ extension KeyedArchive {
 
 /// Little-endian base-128 varints, as NSIndexSet and NSAttributedString pack their runs.
 struct VarintReader {
-    private let data: ArraySlice<UInt8>
+    private let data: Slice<ByteStorage>
     private var position: Int
 
-    init(_ data: ArraySlice<UInt8>) {
+    init(_ data: Slice<ByteStorage>) {
         self.data = data
         self.position = data.startIndex
     }

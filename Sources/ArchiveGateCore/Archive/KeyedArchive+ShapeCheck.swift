@@ -177,12 +177,12 @@ extension KeyedArchive {
         }
         // Read in place: arrays can hold millions of elements and this runs for every one of them.
         guard let layout = collectionLayout(uid) else { return }
-        var seen = Set<MemberIdentity>()
+        var seen = MemberSet(count: distinct ? layout.count : 0)
         for position in 0 ..< layout.count where problems.count < Self.maxProblemsPerObject {
             let target = layout.target(at: position, in: self)
             if target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
-            } else if distinct, !seen.insert(memberIdentity(target)).inserted {
+            } else if distinct, !seen.insert(target, in: self) {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.objects", element: position,
                                              "\(className) element \(position) equals an earlier member; Foundation keeps one"))
             }
@@ -209,7 +209,7 @@ extension KeyedArchive {
             problems.append(ShapeProblem(.lengthMismatch, key: "NS.keys", "\(className) NS.keys has \(keys.count) entries but NS.objects has \(values.count)"))
             return
         }
-        var seen = Set<MemberIdentity>()
+        var seen = MemberSet(count: keys.count)
         for position in 0 ..< keys.count where problems.count < Self.maxProblemsPerObject {
             let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
             let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
@@ -220,7 +220,7 @@ extension KeyedArchive {
                 // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456, 27125).
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
                                              "\(className) key \(position) is a collection"))
-            } else if !seen.insert(memberIdentity(keyUID)).inserted {
+            } else if !seen.insert(keyUID, in: self) {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.keys", element: position,
                                              "\(className) key \(position) equals an earlier key; Foundation keeps one entry"))
             }
@@ -346,60 +346,6 @@ extension KeyedArchive {
             }
         }
         return nil
-    }
-
-    /// What Foundation's `isEqual:` compares for the values ArchiveGate can judge: strings by
-    /// their UTF-16 units, numbers by value (true == 1 == 1.0), data by bytes, NSArrays element by
-    /// element (a set holding two distinct but equal arrays keeps one: oracle --seed 7 --only
-    /// 510744); other objects by UID.
-    private indirect enum MemberIdentity: Hashable {
-        case text([UInt16])
-        case integer(Int128)
-        case real(UInt64)
-        case data([UInt8])
-        case date(UInt64)
-        case array([MemberIdentity])
-        case object(Int)
-    }
-
-    /// How far an array's content is compared: deeper or larger arrays count as distinct by UID
-    /// (a set holding two equal arrays beyond these bounds is not flagged), which keeps the work
-    /// per member bounded whatever the archive's nesting or sharing.
-    private static let memberIdentityDepth = 8
-    private static let memberIdentityElements = 4096
-
-    private func memberIdentity(_ uid: Int) -> MemberIdentity {
-        var budget = Self.memberIdentityElements
-        return memberIdentity(uid, depth: 0, budget: &budget)
-    }
-
-    private func memberIdentity(_ uid: Int, depth: Int, budget: inout Int) -> MemberIdentity {
-        if let text = stringValue(ofObject: uid) { return .text(Array(text.utf16)) }
-        if archiveClass(of: uid)?.shape == .array, depth < Self.memberIdentityDepth, let layout = collectionLayout(uid), layout.count <= budget {
-            budget -= layout.count
-            var elements: [MemberIdentity] = []
-            elements.reserveCapacity(layout.count)
-            for position in 0 ..< layout.count {
-                let target = layout.target(at: position, in: self)
-                guard target != 0, budget >= 0 else { return .object(uid) }
-                elements.append(memberIdentity(target, depth: depth + 1, budget: &budget))
-            }
-            return .array(elements)
-        }
-        guard let archiveClass = archiveClass(of: uid), archiveClass.isInline else { return .object(uid) }
-        let index = plistIndex(of: uid)
-        let object = plist[index]
-        switch object.kind {
-        case .integer: return .integer(plist.integer128(object))
-        case .bool: return .integer(plist.boolValue(at: index) ? 1 : 0)
-        case .real:
-            let value = plist.realValue(at: index)
-            if value.isFinite, value.rounded() == value, abs(value) < 1e30 { return .integer(Int128(value)) }
-            return .real(value.bitPattern)
-        case .data: return .data(Array(plist.data(at: index) ?? []))
-        case .date: return .date(plist.realBits(at: index))
-        default: return .object(uid)
-        }
     }
 
     /// `a string`, `UID 4`, `an integer` — for messages.

@@ -8,7 +8,7 @@ public enum TypedStream {
     private static let big = Array("\u{04}\u{0B}typedstream".utf8)
 
     /// True when `bytes` starts with a typedstream header.
-    public static func hasHeader(_ bytes: [UInt8]) -> Bool {
+    public static func hasHeader(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.starts(with: little) || bytes.starts(with: big)
     }
 

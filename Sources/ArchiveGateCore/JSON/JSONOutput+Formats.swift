@@ -3,7 +3,7 @@ extension JSONOutput {
     private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Quoted standard base64 with padding, encoded in a stack buffer a block at a time.
-    mutating func appendBase64(_ data: ArraySlice<UInt8>) {
+    mutating func appendBase64(_ data: Slice<ByteStorage>) {
         append(UInt8(ascii: "\""))
         data.withUnsafeBufferPointer { source in
             JSONOutput.base64Alphabet.withUnsafeBufferPointer { alphabet in
@@ -96,7 +96,7 @@ extension JSONOutput {
     }
 
     /// 16 bytes as the canonical upper-case UUID string.
-    mutating func appendUUID(_ bytes: ArraySlice<UInt8>) {
+    mutating func appendUUID(_ bytes: some Collection<UInt8>) {
         let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
         append(UInt8(ascii: "\""))
         for (position, byte) in bytes.enumerated() {

@@ -40,7 +40,7 @@ extension PlainRenderer {
 
     /// NSAttributedString's `NSAttributeInfo`: varint pairs (run length, attribute-dictionary index)
     /// as JSON objects `{"location","length","attributes"}`.
-    mutating func appendRuns(from data: ArraySlice<UInt8>) {
+    mutating func appendRuns(from data: Slice<ByteStorage>) {
         var reader = VarintReader(data)
         var location: UInt64 = 0
         var first = true

@@ -8,10 +8,10 @@ struct BinaryPropertyListReader {
     static let header: [UInt8] = Array("bplist00".utf8)
     static let trailerSize = 32
 
-    let bytes: [UInt8]
+    let bytes: ByteStorage
     let limits: PropertyListLimits
 
-    static func hasBinaryHeader(_ bytes: [UInt8]) -> Bool {
+    static func hasBinaryHeader(_ bytes: ByteStorage) -> Bool {
         bytes.count >= 8 && bytes[0 ..< 8].elementsEqual(header)
     }
 

@@ -44,10 +44,10 @@ enum DictionaryKeyRules {
             guard left.second == right.second else { return false }
             let leftStart = Int(left.first)
             let rightStart = Int(right.first)
-            for offset in 0 ..< Int(left.second) where plist.bytes[leftStart + offset] != plist.bytes[rightStart + offset] {
-                return false
+            if left.second == 0 { return true }
+            return plist.bytes.withUnsafeBufferPointer { buffer in
+                memoryEquals(buffer.baseAddress! + leftStart, buffer.baseAddress! + rightStart, Int(left.second))
             }
-            return true
         }
         // Exact code units, as the hashed path compares: `String ==` would merge canonically
         // equivalent spellings that CoreFoundation treats as different keys.

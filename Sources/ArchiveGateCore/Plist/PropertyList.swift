@@ -1,8 +1,9 @@
 /// A parsed property list: a flat table of objects, a table of child references, and the bytes
 /// that strings and data point into.
 ///
-/// For binary input, `bytes` is the input itself (no copy) and object indices are the file's own
-/// object numbers; for XML input, `bytes` holds the decoded text and base64 payloads.
+/// For binary input, `bytes` is the input itself (no copy, also when the input is a mapped file)
+/// and object indices are the file's own object numbers; for XML input, `bytes` holds the decoded
+/// text and base64 payloads.
 public struct PropertyList: Sendable {
     /// The encoding the property list was read from.
     public enum Format: String, Sendable, Codable {
@@ -15,11 +16,11 @@ public struct PropertyList: Sendable {
     /// Child object indices of every container, laid out contiguously per container.
     public let references: [UInt32]
     /// The storage that string and data objects point into.
-    public let bytes: [UInt8]
+    public let bytes: ByteStorage
     /// The index of the top-level object.
     public let root: Int
 
-    public init(format: Format, objects: [PropertyListObject], references: [UInt32], bytes: [UInt8], root: Int) {
+    public init(format: Format, objects: [PropertyListObject], references: [UInt32], bytes: ByteStorage, root: Int) {
         self.format = format
         self.objects = objects
         self.references = references
@@ -29,6 +30,12 @@ public struct PropertyList: Sendable {
 
     /// Reads a binary (`bplist00`) or XML property list, choosing by the first bytes.
     public static func read(_ bytes: [UInt8], limits: PropertyListLimits = .init()) throws(PropertyListError) -> PropertyList {
+        try read(ByteStorage(bytes), limits: limits)
+    }
+
+    /// Reads a binary or XML property list from `bytes`. Binary input is read in place (lent
+    /// memory is not copied); XML input is scanned from an array (lent memory is copied once).
+    public static func read(_ bytes: ByteStorage, limits: PropertyListLimits = .init()) throws(PropertyListError) -> PropertyList {
         if bytes.count > limits.maxInputBytes {
             throw PropertyListError(.inputTooLarge, offset: limits.maxInputBytes,
                                     "input is \(bytes.count) bytes; the limit is \(limits.maxInputBytes)")
@@ -36,12 +43,13 @@ public struct PropertyList: Sendable {
         if BinaryPropertyListReader.hasBinaryHeader(bytes) {
             return try BinaryPropertyListReader(bytes: bytes, limits: limits).read()
         }
-        let encoding = XMLSourceEncoding.detect(bytes)
+        let text = bytes.arrayCopy
+        let encoding = XMLSourceEncoding.detect(text)
         if encoding != .utf8 {
-            return try XMLPropertyListReader(bytes: try encoding.utf8(bytes), limits: limits, sourceEncoding: encoding).read()
+            return try XMLPropertyListReader(bytes: try encoding.utf8(text), limits: limits, sourceEncoding: encoding).read()
         }
-        if XMLPropertyListReader.looksLikeXML(bytes) {
-            return try XMLPropertyListReader(bytes: bytes, limits: limits).read()
+        if XMLPropertyListReader.looksLikeXML(text) {
+            return try XMLPropertyListReader(bytes: text, limits: limits).read()
         }
         throw PropertyListError(.notAPropertyList, offset: 0, "input starts neither with 'bplist00' nor with XML")
     }
@@ -129,11 +137,13 @@ public struct PropertyList: Sendable {
             }
             return String(decoding: units, as: UTF16.self)
         }
-        return String(decoding: bytes[start ..< start + length], as: UTF8.self)
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]), as: UTF8.self)
+        }
     }
 
     /// The bytes of a data object, or nil when `index` is not data.
-    public func data(at index: Int) -> ArraySlice<UInt8>? {
+    public func data(at index: Int) -> Slice<ByteStorage>? {
         let object = objects[index]
         guard object.kind == .data else { return nil }
         return bytes[Int(object.first) ..< Int(object.first + object.second)]

@@ -38,7 +38,7 @@ struct XMLPropertyListReader {
                           root: scanner.root, dictionaries: scanner.dictionaries)
         }
         let plist = PropertyList(format: .xml, objects: tables.objects, references: tables.references,
-                                 bytes: tables.storage, root: tables.root)
+                                 bytes: ByteStorage(tables.storage), root: tables.root)
         // The key rules compare key text in the finished side buffer, so they run once, at the end.
         for dictionary in tables.dictionaries {
             if let problem = DictionaryKeyRules.check(plist, dictionary: dictionary.index) {

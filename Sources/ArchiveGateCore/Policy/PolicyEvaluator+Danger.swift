@@ -5,21 +5,29 @@ struct DangerScan {
     var findingCount = 0
     var unacknowledgedCount = 0
     /// Objects already looked at (each is reported once, at the first site the walk meets it).
-    var seen = Set<Int>()
+    var seen: IndexBitSet
     /// Per archive class: `AdmissionRule` bits.
     var ruleBits: [UInt8]
     /// Key rules that admitted a class: (class index, owner class index, key plist index).
     var keyRules = Set<KeyRule>()
+    /// Per key plist index, the last key rule inserted for it (`KeyRule.packed`, 0 = none): a key
+    /// object admits the same class for the same owner at nearly every site, so the set is only
+    /// touched when that changes (a flat table, allocated on the first key rule).
+    var lastKeyRule: [UInt64] = []
 
     struct KeyRule: Hashable {
         var classIndex: Int32
         var ownerClass: Int32
         var keyIndex: Int32
+
+        /// Class and owner class in one nonzero word (class indices are below 2^31).
+        var packed: UInt64 { 1 << 63 | UInt64(UInt32(bitPattern: classIndex)) << 31 | UInt64(UInt32(bitPattern: ownerClass)) }
     }
 
     init(archive: KeyedArchive) {
         matcher = DangerMatcher(archive: archive, catalogue: .builtIn)
         ruleBits = Array(repeating: 0, count: archive.classes.count)
+        seen = IndexBitSet(count: archive.objectCount)
     }
 }
 
@@ -37,7 +45,7 @@ extension PolicyEvaluator {
     /// rejected object is still named by its danger code.
     mutating func scanDanger(_ uid: Int, path: (PolicyEvaluator) -> String) throws(ArchiveError) {
         guard uid != 0, let classIndex = archive.classIndex(of: uid), danger.matcher.mayMatch[classIndex],
-              danger.seen.insert(uid).inserted else { return }
+              danger.seen.insert(uid) else { return }
         guard let entry = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { return }
         try recordFinding(entry, uid: uid, classIndex: classIndex, path: path(self))
     }
@@ -89,7 +97,11 @@ extension PolicyEvaluator {
         case .field(let owner, let pair), .fieldElement(let owner, let pair, _):
             guard let ownerClass = archive.classIndex(of: owner) else { return }
             let keyIndex = archive.plist.dictionaryKey(archive.plistIndex(of: owner), pair: pair)
-            danger.keyRules.insert(.init(classIndex: Int32(classIndex), ownerClass: Int32(ownerClass), keyIndex: Int32(keyIndex)))
+            let rule = DangerScan.KeyRule(classIndex: Int32(classIndex), ownerClass: Int32(ownerClass), keyIndex: Int32(keyIndex))
+            if danger.lastKeyRule.isEmpty { danger.lastKeyRule = Array(repeating: 0, count: archive.plist.objects.count) }
+            guard danger.lastKeyRule[keyIndex] != rule.packed else { return }
+            danger.lastKeyRule[keyIndex] = rule.packed
+            danger.keyRules.insert(rule)
         default:
             danger.ruleBits[classIndex] |= isRoot ? AdmissionRule.root : AdmissionRule.foundation
         }

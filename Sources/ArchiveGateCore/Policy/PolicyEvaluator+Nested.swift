@@ -22,7 +22,7 @@ extension PolicyEvaluator {
     /// Decodes the property list in an NSData object found at `path` under the same policy,
     /// limits and deadline, and folds its findings and violations into this report with their
     /// full path (`<path>/$archive/...`). Bytes that are not a keyed archive stay data.
-    mutating func evaluateNested(_ bytes: ArraySlice<UInt8>, dataIndex: Int, path: String) throws(ArchiveError) {
+    mutating func evaluateNested(_ bytes: Slice<ByteStorage>, dataIndex: Int, path: String) throws(ArchiveError) {
         guard let nesting else { return }
         if nesting.level + 1 > NestingContext.maxLevel {
             throw ArchiveError(.depthLimitExceeded, path: path, "archives nest more than \(NestingContext.maxLevel) levels deep")

@@ -31,12 +31,20 @@ struct PolicyEvaluator {
     private var openNodes: [UInt64] = []
     private var topNodes: UInt64 = 0
     private var sawCycle = false
-    /// Collections whose elements were already checked against a given constraint.
-    private var checkedElements = Set<ElementCheck>()
+    /// Collections whose elements were already checked against a given constraint: per UID the
+    /// first constraint checked (`ElementCheck.packed`, 0 = none; a flat table, allocated on the
+    /// first collection), and a set only for a collection met again under a different one.
+    private var checkedElements: [UInt64] = []
+    private var checkedOtherElements = Set<ElementCheck>()
     private struct ElementCheck: Hashable {
         var uid: Int
         var elements: Int
         var keys: Int
+
+        /// Both constraints (expectation-set indices, -1 for none) in one nonzero word.
+        var packed: UInt64 {
+            1 << 63 | UInt64(UInt32(truncatingIfNeeded: elements + 1)) << 31 | UInt64(UInt32(truncatingIfNeeded: keys + 1))
+        }
     }
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
     var path: [PathComponent] = []
@@ -245,7 +253,7 @@ struct PolicyEvaluator {
     /// Element (and dictionary key) classes of a collection, checked once per collection and constraint.
     private mutating func checkElements(of edge: Edge, elements: Int?, keys: Int?) throws(ArchiveError) {
         guard let shape = try shape(of: edge.target), shape.isCollection || shape == .dictionary else { return }
-        guard checkedElements.insert(ElementCheck(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1)).inserted else { return }
+        guard markElementsChecked(ElementCheck(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1)) else { return }
         let isDictionary = shape == .dictionary
         let stringKeys = isDictionary && dictionaryHasStringKeys(edge.target)
         if isDictionary, let keyUIDs = archive.uidArray(edge.target, "NS.keys") {
@@ -269,6 +277,21 @@ struct PolicyEvaluator {
                 let keyUID = evaluator.archive.plist.uidValue(ofReference: keyUIDs[keyUIDs.startIndex + position])
                 return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
             }
+        }
+    }
+
+    /// Records that a collection's elements are checked against a constraint; false if they already were.
+    private mutating func markElementsChecked(_ check: ElementCheck) -> Bool {
+        if checkedElements.isEmpty { checkedElements = Array(repeating: 0, count: archive.objectCount) }
+        let packed = check.packed
+        switch checkedElements[check.uid] {
+        case 0:
+            checkedElements[check.uid] = packed
+            return true
+        case packed:
+            return false
+        default:
+            return checkedOtherElements.insert(check).inserted
         }
     }
 

@@ -160,7 +160,7 @@ struct CanonicalArchiveWriter {
         case .real: return .real(plist.realValue(at: index))
         case .date: return .date(plist.realValue(at: index))
         case .bool: return .bool(plist.boolValue(at: index))
-        case .data: return .data(Array(plist.data(at: index) ?? []))
+        case .data: return .data(plist.data(at: index).map { Array($0) } ?? [])
         case .asciiString, .utf8String, .utf16String: return .string(plist.string(at: index) ?? "")
         case .null, .uid, .array, .set, .dictionary: return .uid(0)
         }

@@ -28,11 +28,16 @@ enum ArchiveBody {
         }
         // Uncompressed, the body is the archive: the smaller limit applies to both.
         let bodyLimit = gzip ? tenant.maxBodyBytes : min(tenant.maxBodyBytes, tenant.maxArchiveBytes)
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > bodyLimit {
+        let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
+        if let declaredLength, declaredLength > bodyLimit {
             throw ProblemError.bodyTooLarge(limit: bodyLimit)
         }
         var received = 0
         var plain: [UInt8] = []
+        // One contiguous buffer, allocated once at the declared size (≤ the limit): chunks are
+        // appended into it, never regrown and copied. Pages are only touched (and reserved from
+        // the lease) as bytes arrive.
+        if !gzip, let declaredLength, declaredLength > 0 { plain.reserveCapacity(declaredLength) }
         var refusal: ProblemError?
         do {
             var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil

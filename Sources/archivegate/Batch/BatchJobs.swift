@@ -46,11 +46,11 @@ enum BatchJobs {
     /// Reads `input` under the policy's input limit and runs `body` on its bytes; an unreadable file
     /// and a malformed archive get their records here, the same for every job.
     static func withBytes(
-        of input: BatchInput, _ inspector: ArchiveInspector, _ body: ([UInt8]) throws(ArchiveGateError) -> BatchFileResult
+        of input: BatchInput, _ inspector: ArchiveInspector, _ body: (ByteStorage) throws(ArchiveGateError) -> BatchFileResult
     ) -> BatchFileResult {
-        let bytes: [UInt8]
+        let bytes: ByteStorage
         do {
-            bytes = try InputReader.read(input.path, limit: inspector.policy.limits.maxInputBytes)
+            bytes = try InputReader.load(input.path, limit: inspector.policy.limits.maxInputBytes)
         } catch {
             return BatchFileResult(outcome: .unreadable, bytesRead: 0, record: nil, message: "cannot open '\(input.path)'")
         }

@@ -43,7 +43,7 @@ struct DangerMatcher {
     }
 
     /// The bytes of an NSData object (inline data, or `NS.data` of an NSData/NSMutableData record).
-    static func dataBytes(_ uid: Int, archive: KeyedArchive) -> ArraySlice<UInt8>? {
+    static func dataBytes(_ uid: Int, archive: KeyedArchive) -> Slice<ByteStorage>? {
         dataIndex(uid, archive: archive).flatMap { archive.plist.data(at: $0) }
     }
 
@@ -60,7 +60,7 @@ struct DangerMatcher {
 
     /// A binary plist (`bplist`) or an XML plist (`<?xml` / `<!DOCTYPE plist` / `<plist`, after
     /// optional whitespace or a UTF-8 byte-order mark).
-    static func looksLikePropertyList(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func looksLikePropertyList(_ bytes: Slice<ByteStorage>) -> Bool {
         if bytes.starts(with: "bplist".utf8) { return true }
         var start = bytes.startIndex
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }

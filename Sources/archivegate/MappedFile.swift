@@ -1,0 +1,34 @@
+import ArchiveGateCore
+import Foundation
+
+/// A regular file mapped read-only into memory: the archive is decoded from the page cache in
+/// place, never copied into an array (issue 18: whole-process time and peak RSS).
+///
+/// The mapping lives as long as this object; `ByteStorage(lending:owner:)` keeps it alive for as
+/// long as anything decoded from it (strings and data point into it). A file shortened by another
+/// process while mapped would fault on access to the lost pages (SIGBUS): the CLI reads files it
+/// was handed, not files being rewritten; stdin and anything that is not a regular file is read.
+final class MappedFile {
+    private let base: UnsafeMutableRawPointer
+    let count: Int
+
+    /// Maps the first `length` bytes (> 0) of the open descriptor `descriptor`; nil when mmap fails.
+    init?(descriptor: Int32, length: Int) {
+        guard length > 0 else { return nil }
+        // Every page is read (the reader validates each object), so map them all up front in one
+        // call rather than taking a page fault per 16 pages.
+        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else { return nil }
+        base = address
+        count = length
+    }
+
+    deinit {
+        munmap(base, count)
+    }
+
+    /// The mapped bytes, lent with this mapping as their owner.
+    var storage: ByteStorage {
+        ByteStorage(lending: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count), owner: self)
+    }
+}
