@@ -6,15 +6,28 @@ import Foundation
 ///
 /// The mapping lives as long as this object; `ByteStorage(lending:owner:)` keeps it alive for as
 /// long as anything decoded from it (strings and data point into it). A file shortened by another
-/// process while mapped would fault on access to the lost pages (SIGBUS): the CLI reads files it
-/// was handed, not files being rewritten; stdin and anything that is not a regular file is read.
+/// process while mapped faults on access to the lost pages (SIGBUS): `reportTruncation` turns
+/// that into the CLI's one line and exit 2 instead of a crash. Stdin and anything that is not a
+/// regular file is read, not mapped.
 final class MappedFile {
     private let base: UnsafeMutableRawPointer
     let count: Int
 
+    /// Installed once, before the first mapping: SIGBUS can only come from a mapped input that
+    /// shrank under us (nothing else in the CLI maps files), so it is reported as the input's
+    /// error. Only async-signal-safe calls: write(2) of a static string, then _exit.
+    private static let reportTruncation: Void = {
+        signal(SIGBUS) { _ in
+            let line: StaticString = "archivegate: input.changed: an input file was shortened by another process while it was being read; read a copy that is not being written\n"
+            _ = write(2, line.utf8Start, line.utf8CodeUnitCount)
+            _exit(2)
+        }
+    }()
+
     /// Maps the first `length` bytes (> 0) of the open descriptor `descriptor`; nil when mmap fails.
     init?(descriptor: Int32, length: Int) {
         guard length > 0 else { return nil }
+        Self.reportTruncation
         // Every page is read (the reader validates each object), so map them all up front in one
         // call rather than taking a page fault per 16 pages.
         let address = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
