@@ -36,8 +36,9 @@ final class WorkerClient {
             return known
         }
         var answer = measuredDecode(archive)
-        // A stall of the shared machine is not Foundation's answer: one more try, on a fresh worker.
-        if answer.status == .timedOut { answer = measuredDecode(archive) }
+        // A stall of the shared machine is not Foundation's answer: up to three more tries, each on a
+        // fresh worker (seed 7 --only 638825 timed out twice at load 20+ in a 1 M run; alone it answers).
+        for _ in 0 ..< 3 where answer.status == .timedOut { answer = measuredDecode(archive) }
         if answer.status != .timedOut, answers.count < Self.maxRemembered { answers[archive] = answer }
         return answer
     }
