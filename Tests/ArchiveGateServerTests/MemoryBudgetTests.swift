@@ -65,16 +65,18 @@ import Glibc
     }
 
     /// An upload whose body never completes holds an upload slot: with one slot per tenant, the
-    /// same tenant gets 429 and another tenant is still served; with one slot in all, 503.
+    /// same tenant gets 429 and another tenant is still served; with one slot in all, 503. The
+    /// windows are wide (60 s, body timeout 180 s) because in a full parallel run at load 20+ the
+    /// holder was once not admitted within 20 s (see the session-6 note).
     @Test func concurrentUploadsAreCapped() async throws {
-        try await TestServer.run(configure: { $0.memory.maxConcurrentUploadsPerTenant = 1; $0.bodyTimeout = .seconds(60) }) { port in
+        try await TestServer.run(configure: { $0.memory.maxConcurrentUploadsPerTenant = 1; $0.bodyTimeout = .seconds(180) }) { port in
             let holder = try RawConnection(port: port)
             defer { holder.close() }
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
             #expect(holder.send(Array(head.utf8) + [UInt8](repeating: 0, count: 10)))
             // The holder is admitted once its head is read; from then on alpha's next upload is refused.
-            let refusal = try await Self.firstReply(within: .seconds(20), until: { $0.status != 200 }) {
+            let refusal = try await Self.firstReply(within: .seconds(60), until: { $0.status != 200 }) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
             }
             #expect(refusal.status == 429)
@@ -83,18 +85,18 @@ import Glibc
             #expect(other.status == 200)
             // The slot comes back when the holder goes away (shutdown: the deferred close is the only one).
             shutdown(holder.descriptor, Int32(SHUT_RDWR))
-            let freed = try await Self.firstReply(within: .seconds(20), until: { $0.status == 200 }) {
+            let freed = try await Self.firstReply(within: .seconds(60), until: { $0.status == 200 }) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
             }
             #expect(freed.status == 200)
         }
-        try await TestServer.run(configure: { $0.memory.maxConcurrentUploads = 1; $0.bodyTimeout = .seconds(60) }) { port in
+        try await TestServer.run(configure: { $0.memory.maxConcurrentUploads = 1; $0.bodyTimeout = .seconds(180) }) { port in
             let holder = try RawConnection(port: port)
             defer { holder.close() }
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.beta.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
             #expect(holder.send(Array(head.utf8)))
-            let refusal = try await Self.firstReply(within: .seconds(20), until: { $0.status != 200 }) {
+            let refusal = try await Self.firstReply(within: .seconds(60), until: { $0.status != 200 }) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
             }
             #expect(refusal.status == 503)
