@@ -10,6 +10,7 @@ extension FoundationShape {
     public func keepsField(_ key: String, objCTypedValue: Bool = false) -> Bool {
         if self == .value, objCTypedValue { return Self.isSequentialKey(key) }
         if Self.decodedKeysByOrdinal[ordinal].contains(key) { return true }
+        if isPointerCollection { return key == "NS.count" || KeyedArchive.sequentialPosition(key) != nil }
         // corelibs writes an ordered set's members as NS.object.0, NS.object.1 … (the collection
         // check reads them as consecutive references).
         return self == .orderedSet && key.hasPrefix("NS.object.") && UInt(key.dropFirst("NS.object.".count)) != nil
@@ -29,7 +30,7 @@ extension FoundationShape {
         case .color: ["UIRed", "UIGreen", "UIBlue", "UIAlpha", "UIWhite"].flatMap { [$0, $0 + "-Double"] }
         case .string, .data, .date, .null, .url, .uuid, .attributedString, .error, .locale, .timeZone,
              .dateInterval, .personNameComponents, .location, .indexPath, .measurement, .unit, .unitConverter,
-             .affineTransform, .dateComponents, .calendar: []
+             .affineTransform, .dateComponents, .calendar, .hashTable, .mapTable, .pointerArray: []
         }
     }
 

@@ -305,6 +305,14 @@ extension FoundationShape {
                 Field("NS.phoneticRepresentation", .reference, accepts: ["NSPersonNameComponents"],
                       json: .reference("phoneticRepresentation")),
             ], json: .members)
+        case .hashTable:
+            // Apple's layout, numbered fields only (KeyedArchive+PointerCollections has the rules);
+            // corelibs has no such class, so fixtures are hand-built with Apple's field names.
+            Definition(classNames: ["NSHashTable"], fields: [], json: .array, group: .pointerCollections)
+        case .mapTable:
+            Definition(classNames: ["NSMapTable"], fields: [], json: .dictionary, group: .pointerCollections)
+        case .pointerArray:
+            Definition(classNames: ["NSPointerArray"], fields: [], json: .array, group: .pointerCollections)
         }
     }
 

@@ -5,6 +5,7 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     case attributedString, decimalNumber, indexSet, error, locale, timeZone
     case dateInterval, personNameComponents, location, indexPath, measurement, unit, unitConverter
     case affineTransform, color, dateComponents, calendar
+    case hashTable, mapTable, pointerArray
 
     /// The shape of the Foundation class with exactly this `$classname`, if any.
     public init?(className: String) {
@@ -47,6 +48,9 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         case .color: 25
         case .dateComponents: 26
         case .calendar: 27
+        case .hashTable: 28
+        case .mapTable: 29
+        case .pointerArray: 30
         }
     }
 
@@ -57,6 +61,17 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     public var isCollection: Bool {
         if case .array = jsonForm { return true }
         return false
+    }
+
+    /// True for the shapes that render as a dictionary (NSDictionary, NSMapTable).
+    public var isDictionary: Bool {
+        if case .dictionary = jsonForm { return true }
+        return false
+    }
+
+    /// NSHashTable, NSMapTable, NSPointerArray: members under `$1`, `$2` … (`KeyedArchive+PointerCollections`).
+    public var isPointerCollection: Bool {
+        self == .hashTable || self == .mapTable || self == .pointerArray
     }
 }
 

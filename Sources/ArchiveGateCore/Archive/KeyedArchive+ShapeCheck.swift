@@ -85,6 +85,8 @@ extension KeyedArchive {
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
             }
+        case .hashTable, .mapTable, .pointerArray:
+            if case .failure(let problem) = pointerCollection(uid, as: shape) { problems.append(problem) }
         case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location, .unitConverter:
             break
         }

@@ -34,6 +34,9 @@ extension KeyedArchive {
             return field(uid, "NSString").flatMap(referencedUID) != nil ? shape : nil
         case .error:
             return referencedString(uid, "NSDomain") != nil ? shape : nil
+        case .hashTable, .mapTable, .pointerArray:
+            if case .success = pointerCollection(uid, as: shape) { return shape }
+            return nil
         case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location, .indexPath,
              .measurement, .unit, .unitConverter, .affineTransform, .color, .dateComponents:
             return shape
@@ -49,6 +52,10 @@ extension KeyedArchive {
 
     /// Where a collection's elements are, without copying them: the walks index into it.
     func collectionLayout(_ uid: Int) -> CollectionLayout? {
+        if let shape = archiveClass(of: uid)?.shape, shape.isPointerCollection {
+            guard shape != .mapTable, case .success(let collection) = pointerCollection(uid, as: shape) else { return nil }
+            return .numbered(collection.members)
+        }
         let index = plistIndex(of: uid)
         if let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects") {
             let value = plist.dictionaryValue(index, pair: pair)
@@ -68,6 +75,22 @@ extension KeyedArchive {
         numbered.sort { $0.position < $1.position }
         for (expected, entry) in numbered.enumerated() where entry.position != expected { return nil }
         return .numbered(numbered.map(\.element))
+    }
+
+    /// Where a dictionary's keys and values are: NSDictionary's `NS.keys` and `NS.objects` arrays
+    /// (of equal length), NSMapTable's alternating `$2`, `$3` … fields. Nil when neither.
+    func dictionaryLayout(_ uid: Int) -> (keys: CollectionLayout, values: CollectionLayout)? {
+        if archiveClass(of: uid)?.shape == .mapTable {
+            guard case .success(let table) = pointerCollection(uid, as: .mapTable) else { return nil }
+            return (.numbered(table.members), .numbered(table.values))
+        }
+        let index = plistIndex(of: uid)
+        guard let keyPair = plist.dictionaryPairIndex(index, forKey: "NS.keys"), let keys = uidArray(uid, "NS.keys"),
+              let valuePair = plist.dictionaryPairIndex(index, forKey: "NS.objects"), let values = uidArray(uid, "NS.objects"),
+              keys.count == values.count else { return nil }
+        let keysStart = plist.referencesStart(of: plist.dictionaryValue(index, pair: keyPair))
+        let valuesStart = plist.referencesStart(of: plist.dictionaryValue(index, pair: valuePair))
+        return (.objects(pair: keyPair, start: keysStart, count: keys.count), .objects(pair: valuePair, start: valuesStart, count: values.count))
     }
 
     /// The plist index of data held in a field value: inline data, or a UID of inline data or of an

@@ -8,6 +8,9 @@ public enum ShapeGroup: String, Hashable, Sendable, CaseIterable {
     case coreLocation = "corelocation"
     /// UIKit's and AppKit's value classes (UIColor, NSColor).
     case uikitValues = "uikit-values"
+    /// NSHashTable, NSMapTable, NSPointerArray: Foundation's, but corelibs cannot decode them, so
+    /// a gate in front of a Linux reader must not admit them with `foundation`.
+    case pointerCollections = "pointer-collections"
 }
 
 extension FoundationShape {

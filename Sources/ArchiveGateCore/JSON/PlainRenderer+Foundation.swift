@@ -90,24 +90,18 @@ extension PlainRenderer {
     /// Opens a Foundation container and pushes its children.
     mutating func pushFoundationContainer(_ uid: Int, shape: FoundationShape) throws(ArchiveError) {
         let plist = archive.plist
-        let index = archive.plistIndex(of: uid)
         switch shape.jsonForm {
         case .dictionary:
-            guard let keys = archive.uidArray(uid, "NS.keys"), let values = archive.uidArray(uid, "NS.objects"),
-                  let keyPair = plist.dictionaryPairIndex(index, forKey: "NS.keys"),
-                  let valuePair = plist.dictionaryPairIndex(index, forKey: "NS.objects") else {
-                throw malformed(uid, "needs NS.keys and NS.objects arrays of UIDs")
+            guard let (keys, values) = archive.dictionaryLayout(uid) else {
+                throw malformed(uid, "needs NS.keys and NS.objects arrays of UIDs of the same length")
             }
-            guard keys.count == values.count else {
-                throw ArchiveError(.lengthMismatch, path: "/$objects/\(uid)/NS.keys", "NS.keys and NS.objects differ in length")
-            }
-            let stringKeys = keys.allSatisfy { archive.isStringObject(plist.uidValue(ofReference: $0)) }
+            let stringKeys = (0 ..< keys.count).allSatisfy { archive.isStringObject(keys.target(at: $0, in: archive)) }
             output.append(stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
             stack.append(.literal(stringKeys ? "}" : "]"))
             for position in (0 ..< keys.count).reversed() {
-                let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
-                let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
-                let valueSite = ReferenceSite(uid: uid, pair: valuePair, element: position)
+                let keyUID = keys.target(at: position, in: archive)
+                let valueUID = values.target(at: position, in: archive)
+                let valueSite = values.site(at: position, uid: uid)
                 if stringKeys {
                     stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .dictionaryKey(keyUID: keyUID)))
                     stack.append(.dictionaryKey(keyUID: keyUID))
@@ -115,8 +109,7 @@ extension PlainRenderer {
                     stack.append(.literal("}"))
                     stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .pairValue(position)))
                     stack.append(.literal(",\"value\":"))
-                    stack.append(.edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position), topIndex: -1,
-                                       component: .pairKey(position)))
+                    stack.append(.edge(target: keyUID, site: keys.site(at: position, uid: uid), topIndex: -1, component: .pairKey(position)))
                     stack.append(.literal("{\"key\":"))
                 }
                 if position > 0 { stack.append(.literal(",")) }

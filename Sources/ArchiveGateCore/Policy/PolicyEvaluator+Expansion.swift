@@ -172,21 +172,15 @@ extension PolicyEvaluator {
                                   component: .index(position)))
             }
         case .dictionary:
-            // `shape(of:)` guaranteed both arrays exist and have equal lengths.
-            guard let keyPair = plist.dictionaryPairIndex(index, forKey: "NS.keys"), let keys = archive.uidArray(uid, "NS.keys"),
-                  let valuePair = plist.dictionaryPairIndex(index, forKey: "NS.objects"), let values = archive.uidArray(uid, "NS.objects") else {
-                return
-            }
+            // `shape(of:)` guaranteed the keys and values exist, as many of each.
+            guard let (keys, values) = archive.dictionaryLayout(uid) else { return }
             let stringKeys = dictionaryHasStringKeys(uid)
-            for position in 0 ..< keys.count
-            where redactions.sites.isEmpty
-                || !(redactions.sites.contains(ReferenceSite(uid: uid, pair: keyPair, element: position))
-                    || redactions.sites.contains(ReferenceSite(uid: uid, pair: valuePair, element: position))) {
-                let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
-                edges.append(Edge(target: keyUID, site: ReferenceSite(uid: uid, pair: keyPair, element: position),
-                                  expectation: .unchecked, component: stringKeys ? .none : .pairKey(position)))
-                edges.append(Edge(target: plist.uidValue(ofReference: values[values.startIndex + position]),
-                                  site: ReferenceSite(uid: uid, pair: valuePair, element: position), expectation: .unchecked,
+            for position in 0 ..< keys.count {
+                let keySite = keys.site(at: position, uid: uid), valueSite = values.site(at: position, uid: uid)
+                if !redactions.sites.isEmpty, redactions.sites.contains(keySite) || redactions.sites.contains(valueSite) { continue }
+                let keyUID = keys.target(at: position, in: archive)
+                edges.append(Edge(target: keyUID, site: keySite, expectation: .unchecked, component: stringKeys ? .none : .pairKey(position)))
+                edges.append(Edge(target: values.target(at: position, in: archive), site: valueSite, expectation: .unchecked,
                                   component: stringKeys ? .dictionaryKey(keyUID: keyUID) : .pairValue(position)))
             }
         default:

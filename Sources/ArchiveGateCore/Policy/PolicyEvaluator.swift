@@ -252,29 +252,28 @@ struct PolicyEvaluator {
 
     /// Element (and dictionary key) classes of a collection, checked once per collection and constraint.
     private mutating func checkElements(of edge: Edge, elements: Int?, keys: Int?) throws(ArchiveError) {
-        guard let shape = try shape(of: edge.target), shape.isCollection || shape == .dictionary else { return }
+        guard let shape = try shape(of: edge.target), shape.isCollection || shape.isDictionary else { return }
         guard markElementsChecked(ElementCheck(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1)) else { return }
-        let isDictionary = shape == .dictionary
+        let isDictionary = shape.isDictionary
+        let dictionary = isDictionary ? archive.dictionaryLayout(edge.target) : nil
         let stringKeys = isDictionary && dictionaryHasStringKeys(edge.target)
-        if isDictionary, let keyUIDs = archive.uidArray(edge.target, "NS.keys") {
-            let keysPair = archive.plist.dictionaryPairIndex(archive.plistIndex(of: edge.target), forKey: "NS.keys") ?? -1
-            for (position, element) in keyUIDs.enumerated() {
-                let uid = archive.plist.uidValue(ofReference: element)
-                try checkElement(uid, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil, owner: edge,
-                             site: ReferenceSite(uid: edge.target, pair: keysPair, element: position)) {
+        if let keyLayout = dictionary?.keys {
+            for position in 0 ..< keyLayout.count {
+                try checkElement(keyLayout.target(at: position, in: archive), set: keys ?? ExpectationTable.allowedSet,
+                                 constrained: keys != nil, owner: edge, site: keyLayout.site(at: position, uid: edge.target)) {
                     $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
                 }
             }
         }
-        guard let layout = archive.collectionLayout(edge.target) else { return }
-        let keyUIDs = stringKeys ? archive.uidArray(edge.target, "NS.keys") : nil
+        guard let layout = isDictionary ? dictionary?.values : archive.collectionLayout(edge.target) else { return }
+        let keyLayout = stringKeys ? dictionary?.keys : nil
         for position in 0 ..< layout.count {
             try checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
                          constrained: elements != nil, owner: edge, site: layout.site(at: position, uid: edge.target)) { evaluator in
                 let base = evaluator.pointer(appending: edge.component)
                 guard isDictionary else { return base + "/\(position)" }
-                guard let keyUIDs, position < keyUIDs.count else { return base + "/\(position)/value" }
-                let keyUID = evaluator.archive.plist.uidValue(ofReference: keyUIDs[keyUIDs.startIndex + position])
+                guard let keyLayout, position < keyLayout.count else { return base + "/\(position)/value" }
+                let keyUID = keyLayout.target(at: position, in: evaluator.archive)
                 return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
             }
         }
@@ -317,7 +316,7 @@ struct PolicyEvaluator {
     }
 
     func dictionaryHasStringKeys(_ uid: Int) -> Bool {
-        guard let keys = archive.uidArray(uid, "NS.keys") else { return false }
-        return keys.allSatisfy { archive.isStringObject(archive.plist.uidValue(ofReference: $0)) }
+        guard let keys = archive.dictionaryLayout(uid)?.keys else { return false }
+        return (0 ..< keys.count).allSatisfy { archive.isStringObject(keys.target(at: $0, in: archive)) }
     }
 }

@@ -55,7 +55,7 @@ struct CanonicalArchiveWriter {
 
     /// The new UID of `old`, queueing it when first seen; 0 for redacted objects and class records
     /// (which the walk never reaches as values: `KeyedArchive` refuses them there).
-    private mutating func reference(_ old: Int) -> UInt32 {
+    mutating func reference(_ old: Int) -> UInt32 {
         if redactions.objects.contains(old) { return 0 }
         if newUID[old] >= 0 { return UInt32(newUID[old]) }
         guard case .object = archive.entries[old] else { return 0 }
@@ -83,6 +83,9 @@ struct CanonicalArchiveWriter {
             return scalar(index)
         }
         var entries = [PropertyListValue.Entry(key: "$class", value: .uid(classRecord(archiveClass)))]
+        if let shape = archiveClass.shape, shape.isPointerCollection, let members = pointerCollectionFields(old, shape: shape) {
+            return .dictionary(entries + members)
+        }
         let schema = archiveClass.shape == nil ? policy.classes[archiveClass.name] : nil
         let objCTypedValue = archiveClass.shape == .value && plist.dictionaryPairIndex(index, forKey: "NS.special") == nil
         let dropped = droppedElements(old, archiveClass)
@@ -152,7 +155,7 @@ struct CanonicalArchiveWriter {
 
     /// A scalar plist value as it is. `KeyedArchive` has already refused containers where a scalar
     /// stands, so those cases are unreachable; they write `$null`'s UID rather than trap.
-    private func scalar(_ index: Int) -> PropertyListValue {
+    func scalar(_ index: Int) -> PropertyListValue {
         let plist = archive.plist
         let object = plist[index]
         switch object.kind {
