@@ -169,13 +169,15 @@ import Testing
                                   #"{"root":{"top":1,"left":2,"bottom":3.5,"right":4}}"#)
     }
 
-    @Test func attributedStringsRenderStringAttributesAndRuns() throws {
+    /// corelibs writes one run as an `NSAttributes` dictionary without `NSAttributeInfo`, several as
+    /// an `NSAttributes` array and `NSAttributeInfo` varint pairs, as Apple's Foundation does.
+    @Test func attributedStringsRenderAsTheirRuns() throws {
         let plain = NSAttributedString(string: "hello", attributes: [NSAttributedString.Key("k"): "v"])
-        try expectFoundationPlain(plain, #"{"root":{"string":"hello","attributes":{"k":"v"}}}"#)
+        try expectFoundationPlain(plain, #"{"root":[{"text":"hello","attributes":{"k":"v"}}]}"#)
         let styled = NSMutableAttributedString(string: "hello world")
         styled.addAttribute(NSAttributedString.Key("k"), value: "v", range: NSRange(location: 0, length: 5))
-        try expectFoundationPlain(styled, #"{"root":{"string":"hello world","attributes":[{"k":"v"},{}],"#
-            + #""runs":[{"location":0,"length":5,"attributes":0},{"location":5,"length":6,"attributes":1}]}}"#)
+        try expectFoundationPlain(styled, #"{"root":[{"text":"hello","attributes":{"k":"v"}},{"text":" world","attributes":{}}]}"#)
+        try expectFoundationPlain(NSAttributedString(string: ""), #"{"root":[]}"#)
     }
 
     @Test func localesAndTimeZonesRenderTheirIdentifiers() throws {

@@ -41,6 +41,8 @@ extension FoundationShape {
         case dictionary
         /// An object whose members are the fields with a `json` member, in table order.
         case members
+        /// `[{"text","attributes"}]`: NSAttributedString's text split by its attribute runs.
+        case attributedRuns
     }
 
     /// What a field must hold (checked by `KeyedArchive+ShapeCheck`).
@@ -67,8 +69,6 @@ extension FoundationShape {
         case reference(StaticString)
         /// The inline scalar; `null` when absent.
         case scalar(StaticString)
-        /// NSAttributedString's run table, decoded from the data; omitted when absent.
-        case runs(StaticString)
         /// An inline integer, `null` when it is NSDateComponentUndefined (`Int.max`) or absent.
         case component(StaticString)
         /// An inline number of seconds since 2001-01-01 as an ISO 8601 timestamp (like NSDate); `null` when absent.
@@ -165,12 +165,12 @@ extension FoundationShape {
             ], json: .value)
         case .attributedString:
             Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
-                Field("NSString", .stringReference, required: true, accepts: Self.strings, json: .reference("string")),
-                // Foundation leaves NSAttributes out for an empty string only (checkRuns requires it otherwise).
-                Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"],
-                      json: .reference("attributes")),
-                Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas, json: .runs("runs")),
-            ], json: .members)
+                // The runs are read by KeyedArchive+AttributedRuns; Foundation leaves NSAttributes out
+                // for an empty string only.
+                Field("NSString", .stringReference, required: true, accepts: Self.strings),
+                Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"]),
+                Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas),
+            ], json: .attributedRuns)
         case .decimalNumber:
             Definition(classNames: ["NSDecimalNumber"], fields: [
                 Field("NS.mantissa", nil, accepts: Self.datas),

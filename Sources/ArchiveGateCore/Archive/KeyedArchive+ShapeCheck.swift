@@ -77,7 +77,10 @@ extension KeyedArchive {
             }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
-            if let problem = checkRuns(uid, className: className) { problems.append(problem) }
+            // A field the table's check already faulted (NSString not a string) is reported once.
+            if case .failure(let problem) = attributedRuns(uid), !problems.contains(where: { $0.key == problem.key }) {
+                problems.append(problem)
+            }
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
@@ -273,45 +276,6 @@ extension KeyedArchive {
             if plist.string(at: plist.dictionaryKey(index, pair: pair))?.hasPrefix("NS.object.") == true { return true }
         }
         return false
-    }
-
-    /// NSAttributedString's run table: with an attribute array, `NSAttributeInfo` is required, its
-    /// runs cover the string exactly and name attribute dictionaries that exist; with one attribute
-    /// dictionary there is no table, or runs naming only it.
-    private func checkRuns(_ uid: Int, className: String) -> ShapeProblem? {
-        // Foundation omits NSAttributes only for an empty string, and then writes no runs.
-        if field(uid, "NSAttributes") == nil, field(uid, "NSAttributeInfo") != nil {
-            return ShapeProblem(.missingField, key: "NSAttributes", "\(className) has an NSAttributeInfo run table but no NSAttributes")
-        }
-        // Foundation's archiver writes NSAttributes for every non-empty string (a dictionary for one
-        // run); its decoder reads attributes only then and refuses a non-empty string without them.
-        let attributesField = field(uid, "NSAttributes")
-        if attributesField == nil || attributesField.flatMap(referencedUID) == 0,
-           let text = referencedString(uid, "NSString"), !text.utf16.isEmpty {
-            return ShapeProblem(.missingField, key: "NSAttributes",
-                                "\(className) has a non-empty string but \(attributesField == nil ? "no" : "a $null") NSAttributes")
-        }
-        guard let attributes = field(uid, "NSAttributes").flatMap(referencedUID), attributes != 0,
-              let text = referencedString(uid, "NSString") else { return nil }
-        let isArray = archiveClass(of: attributes)?.shape?.isCollection == true
-        let attributeCount = isArray ? collectionLayout(attributes)?.count ?? 0 : 1
-        guard let infoValue = field(uid, "NSAttributeInfo") else {
-            return isArray ? ShapeProblem(.missingField, key: "NSAttributeInfo", "\(className) has an NSAttributes array but no NSAttributeInfo") : nil
-        }
-        guard let info = dataIndex(infoValue), let data = plist.data(at: info) else { return nil }
-        var reader = VarintReader(data)
-        var covered: UInt64 = 0
-        while let length = reader.next() {
-            guard let index = reader.next(), index < UInt64(attributeCount) else {
-                return ShapeProblem(.invalidValue, key: "NSAttributeInfo", "\(className) NSAttributeInfo names an attribute dictionary it does not have")
-            }
-            covered &+= length
-        }
-        guard covered == UInt64(text.utf16.count) else {
-            return ShapeProblem(.invalidValue, key: "NSAttributeInfo",
-                                "\(className) NSAttributeInfo runs cover \(covered) characters of \(text.utf16.count)")
-        }
-        return nil
     }
 
     /// The classes NSError's `initWithCoder:` (swift-corelibs-foundation) lets stand anywhere inside

@@ -31,7 +31,8 @@ extension KeyedArchive {
         case .timeZone:
             return referencedString(uid, "NS.name") != nil ? shape : nil
         case .attributedString:
-            return field(uid, "NSString").flatMap(referencedUID) != nil ? shape : nil
+            if case .success = attributedRuns(uid) { return shape }
+            return nil
         case .error:
             return referencedString(uid, "NSDomain") != nil ? shape : nil
         case .hashTable, .mapTable, .pointerArray:

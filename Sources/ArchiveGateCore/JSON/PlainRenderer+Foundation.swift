@@ -81,7 +81,7 @@ extension PlainRenderer {
                 output.appendString(name)
             }
             output.append(UInt8(ascii: "}"))
-        case .array, .dictionary, .members:
+        case .array, .dictionary, .members, .attributedRuns:
             return false
         }
         return true
@@ -137,14 +137,20 @@ extension PlainRenderer {
                 case .scalarDate(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }
                     pushMemberName(name, first: position == 0)
-                case .runs(let name):
-                    if let info = archive.dataIndex(archive.field(uid, field.key)), plist.data(at: info) != nil {
-                        stack.append(.literal("]"))
-                        stack.append(.runs(plistIndex: info))
-                        stack.append(.literal("["))
-                        pushMemberName(name, first: position == 0)
-                    }
                 }
+            }
+        case .attributedRuns:
+            // `shape(of:)` read the runs before choosing this form.
+            guard case .success(let units, let runs) = archive.attributedRuns(uid) else { throw malformed(uid, "has no readable attribute runs") }
+            runTexts[uid] = units
+            output.append(UInt8(ascii: "["))
+            stack.append(.literal("]"))
+            for (position, run) in runs.enumerated().reversed() {
+                stack.append(.literal("}"))
+                stack.append(.edge(target: run.attributes.target, site: run.attributes.site, topIndex: -1, component: .runAttributes(position)))
+                stack.append(.literal(",\"attributes\":"))
+                stack.append(.runText(uid: uid, start: run.start, length: run.length))
+                stack.append(.literal(position > 0 ? ",{\"text\":" : "{\"text\":"))
             }
         default:
             output.append(UInt8(ascii: "["))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Rendering of the compact encodings inside some Foundation classes: NSURL base chains, NSValue
-/// geometry and the run table of NSAttributedString (decoded by `KeyedArchive+FoundationValues`).
+/// and geometry (decoded by `KeyedArchive+FoundationValues`).
 extension PlainRenderer {
     /// The absolute string of an NSURL, resolving `NS.relative` against the chain of `NS.base`s as
     /// NSURL does (`KeyedArchive+URL`).
@@ -36,25 +36,5 @@ extension PlainRenderer {
         }
         output.append(UInt8(ascii: "}"))
         return true
-    }
-
-    /// NSAttributedString's `NSAttributeInfo`: varint pairs (run length, attribute-dictionary index)
-    /// as JSON objects `{"location","length","attributes"}`.
-    mutating func appendRuns(from data: Slice<ByteStorage>) {
-        var reader = VarintReader(data)
-        var location: UInt64 = 0
-        var first = true
-        while let length = reader.next(), let attributes = reader.next() {
-            if !first { output.append(UInt8(ascii: ",")) }
-            first = false
-            output.append("{\"location\":")
-            output.appendInteger(Int128(location))
-            output.append(",\"length\":")
-            output.appendInteger(Int128(length))
-            output.append(",\"attributes\":")
-            output.appendInteger(Int128(attributes))
-            output.append(UInt8(ascii: "}"))
-            location &+= length
-        }
     }
 }

@@ -32,14 +32,16 @@ struct PlainRenderer {
         case dateScalar(plistIndex: Int)
         case inlineArray(uid: Int, pair: Int, plistIndex: Int)
         case literal(StaticString)
-        /// NSAttributedString's run table, decoded from the data object at `plistIndex`.
-        case runs(plistIndex: Int)
+        /// UTF-16 units `start ..< start + length` of attributed string `uid`'s text (in `runTexts`).
+        case runText(uid: Int, start: Int, length: Int)
         case fieldKey(uid: Int, pair: Int)
         case dictionaryKey(keyUID: Int)
         case leave(uid: Int, popsPath: Bool)
     }
 
     var stack: [Item] = []
+    /// The UTF-16 text of each attributed string being written, for its `runText` items.
+    var runTexts: [Int: [UInt16]] = [:]
 
     init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, shapes: ShapeCache? = nil,
          nestedJSON: [Int: [UInt8]] = [:]) {
@@ -72,8 +74,9 @@ struct PlainRenderer {
             switch item {
             case .literal(let text):
                 output.append(text)
-            case .runs(let index):
-                if let data = archive.plist.data(at: index) { appendRuns(from: data) }
+            case .runText(let uid, let start, let length):
+                try countNode()
+                output.appendString(String(decoding: runTexts[uid, default: []][start ..< start + length], as: UTF16.self))
             case .fieldKey(let uid, let pair):
                 output.append(UInt8(ascii: ","))
                 appendStringObject(archive.plist.dictionaryKey(archive.plistIndex(of: uid), pair: pair))
@@ -144,7 +147,7 @@ struct PlainRenderer {
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
         switch shape?.jsonForm {
-        case .some(.array), .some(.dictionary), .some(.members):
+        case .some(.array), .some(.dictionary), .some(.members), .some(.attributedRuns):
             try pushFoundationContainer(target, shape: shape!)
         default:
             pushCustomObject(target, classIndex: classIndex)

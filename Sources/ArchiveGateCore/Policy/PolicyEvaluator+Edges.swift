@@ -49,6 +49,8 @@ enum PathComponent {
     /// `/i/key` and `/i/value` of a dictionary with non-string keys.
     case pairKey(Int)
     case pairValue(Int)
+    /// `/i/attributes`: the attribute dictionary of an attributed string's run `i`.
+    case runAttributes(Int)
 
     /// Whether the step adds nothing to the pointer.
     var isNone: Bool {
@@ -69,6 +71,7 @@ enum PathComponent {
         case .dictionaryKey(let keyUID): return "/" + JSONPointer.escape(archive.stringValue(ofObject: keyUID) ?? "")
         case .pairKey(let index): return "/\(index)/key"
         case .pairValue(let index): return "/\(index)/value"
+        case .runAttributes(let index): return "/\(index)/attributes"
         }
     }
 }

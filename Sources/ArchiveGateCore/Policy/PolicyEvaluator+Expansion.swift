@@ -183,6 +183,23 @@ extension PolicyEvaluator {
                 edges.append(Edge(target: values.target(at: position, in: archive), site: valueSite, expectation: .unchecked,
                                   component: stringKeys ? .dictionaryKey(keyUID: keyUID) : .pairValue(position)))
             }
+        case .attributedRuns:
+            // The text is checked as the NSString field; each run's dictionary is walked where the
+            // JSON shows it (`/i/attributes`), its site the NSAttributes field or array element, so
+            // a refused dictionary is nulled in that run. The NSAttributes array itself is only a
+            // table of dictionaries (its class is checked by the run reader), not walked as an array.
+            let fields = shape.referenceFields
+            if let pair = plist.dictionaryPairIndex(index, forKey: "NSString"),
+               let target = archive.referencedUID(plist.dictionaryValue(index, pair: pair)) {
+                edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
+                                  expectation: .entry(table.internalEntry(shape, field: 0)), component: .none))
+            }
+            guard case .success(_, let runs) = archive.attributedRuns(uid), let attributesField = fields.firstIndex(where: { $0.key.description == "NSAttributes" }) else { return }
+            for (position, run) in runs.enumerated() {
+                if !redactions.sites.isEmpty, redactions.sites.contains(run.attributes.site) { continue }
+                edges.append(Edge(target: run.attributes.target, site: run.attributes.site,
+                                  expectation: .entry(table.internalEntry(shape, field: attributesField)), component: .runAttributes(position)))
+            }
         default:
             for (position, field) in shape.referenceFields.enumerated() {
                 guard let pair = plist.dictionaryPairIndex(index, forKey: field.key),
