@@ -74,23 +74,19 @@ enum JSONComparison {
         return x == y
     }
 
-    /// NSAttributedString: ArchiveGate gives `{"string","attributes","runs"?}`; both sides become
-    /// `(location, length, attributes)` runs, empty runs dropped and adjacent equal runs merged.
+    /// NSAttributedString: ArchiveGate gives its runs, `[{"text","attributes"}]`; both sides become
+    /// `(location, length, attributes)` runs (UTF-16 units), empty runs dropped and adjacent equal
+    /// runs merged, and the texts must join to Foundation's string.
     private static func attributedEqual(_ ours: JSONValue, _ payload: JSONValue) -> Bool {
-        guard let text = ours["string"], let theirText = payload["string"], equal(text, theirText),
-              let attributes = ours["attributes"], case .array(let theirRuns)? = payload["runs"] else { return false }
+        guard case .array(let ourRuns) = ours, let theirText = payload["string"], case .array(let theirRuns)? = payload["runs"] else { return false }
         var mine: [(Int, Int, JSONValue)] = []
-        if case .array(let runs)? = ours["runs"] {
-            guard case .array(let table) = attributes else { return false }
-            for run in runs {
-                guard case .number(let l)? = run["location"], case .number(let n)? = run["length"], case .number(let i)? = run["attributes"],
-                      let location = Int(l), let length = Int(n), let index = Int(i), table.indices.contains(index) else { return false }
-                mine.append((location, length, table[index]))
-            }
-        } else {
-            let length = (text.text ?? "").utf16.count
-            mine.append((0, length, attributes == .null ? .object([]) : attributes))
+        var joined = ""
+        for run in ourRuns {
+            guard let text = run["text"]?.text, let attributes = run["attributes"] else { return false }
+            mine.append((joined.utf16.count, text.utf16.count, attributes))
+            joined += text
         }
+        guard theirText.text == joined else { return false }
         var theirs: [(Int, Int, JSONValue)] = []
         for run in theirRuns {
             guard case .number(let l)? = run["location"], case .number(let n)? = run["length"], let location = Int(l), let length = Int(n),
