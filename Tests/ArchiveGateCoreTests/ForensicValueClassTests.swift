@@ -126,7 +126,7 @@ import Testing
 
     @Test func colorsAreNotInTheFoundationGroup() throws {
         #expect(!Policy.foundationGroup.contains("UIColor"))
-        #expect(Policy.namedGroups["uikit-values"] == ["UIColor", "NSColor"])
+        #expect(Policy.namedGroups["uikit-values"] == ["UIColor", "NSColor", "UIFont", "NSFont", "NSParagraphStyle", "NSMutableParagraphStyle"])
         let report = try Inspect.report(Self.rgbColor, policy: .foundation)
         #expect(report.violations.first?.code.rawValue == "policy.class_not_allowed")
     }

@@ -30,7 +30,8 @@ extension FoundationShape {
         case .color: ["UIRed", "UIGreen", "UIBlue", "UIAlpha", "UIWhite"].flatMap { [$0, $0 + "-Double"] }
         case .string, .data, .date, .null, .url, .uuid, .attributedString, .error, .locale, .timeZone,
              .dateInterval, .personNameComponents, .location, .indexPath, .measurement, .unit, .unitConverter,
-             .affineTransform, .dateComponents, .calendar, .hashTable, .mapTable, .pointerArray: []
+             .affineTransform, .dateComponents, .calendar, .hashTable, .mapTable, .pointerArray,
+             .font, .paragraphStyle: []
         }
     }
 

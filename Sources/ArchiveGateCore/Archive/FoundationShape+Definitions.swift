@@ -73,6 +73,9 @@ extension FoundationShape {
         case component(StaticString)
         /// An inline number of seconds since 2001-01-01 as an ISO 8601 timestamp (like NSDate); `null` when absent.
         case scalarDate(StaticString)
+        /// An inline number; `0` when absent (`decodeInteger`/`decodeDouble` read an absent key as 0,
+        /// and archivers leave out the fields that are 0).
+        case defaulted(StaticString)
     }
 
     struct Field {
@@ -313,6 +316,35 @@ extension FoundationShape {
             Definition(classNames: ["NSMapTable"], fields: [], json: .dictionary, group: .pointerCollections)
         case .pointerArray:
             Definition(classNames: ["NSPointerArray"], fields: [], json: .array, group: .pointerCollections)
+        case .font:
+            // UIKit's -[UIFont encodeWithCoder:] (iOS 18, decompiled) writes NSName and NSSize beside
+            // its own UIFontName and UIFontPointSize; AppKit's NSFont writes NSName and NSSize. The
+            // UIFont fields are kept (checked) so a sanitized UIFont still decodes on iOS.
+            Definition(classNames: ["UIFont", "NSFont"], fields: [
+                Field("NSName", .stringReference, required: true, accepts: Self.strings, json: .reference("name")),
+                Field("NSSize", .finiteNumber, required: true, json: .scalar("size")),
+                Field("UIFontName", .stringReference, accepts: Self.strings),
+                Field("UIFontPointSize", .finiteNumber),
+                Field("UIFontTraits", .integer),
+            ], json: .members, group: .uikitValues)
+        case .paragraphStyle:
+            // The keys -[NSParagraphStyle initWithCoder:] (UIFoundation, iOS 18, decompiled) reads with
+            // decodeInteger/decodeDouble; archivers write only the non-zero ones. Integers as archived
+            // (NSAlignment is the archive's alignment number). Tab stops and text lists are not read.
+            Definition(classNames: ["NSParagraphStyle", "NSMutableParagraphStyle"], fields: [
+                Field("NSAlignment", .integer, json: .defaulted("alignment")),
+                Field("NSLineBreakMode", .integer, json: .defaulted("lineBreakMode")),
+                Field("NSWritingDirection", .integer, json: .defaulted("writingDirection")),
+                Field("NSLineSpacing", .finiteNumber, json: .defaulted("lineSpacing")),
+                Field("NSParagraphSpacing", .finiteNumber, json: .defaulted("paragraphSpacing")),
+                Field("NSParagraphSpacingBefore", .finiteNumber, json: .defaulted("paragraphSpacingBefore")),
+                Field("NSHeadIndent", .finiteNumber, json: .defaulted("headIndent")),
+                Field("NSFirstLineHeadIndent", .finiteNumber, json: .defaulted("firstLineHeadIndent")),
+                Field("NSTailIndent", .finiteNumber, json: .defaulted("tailIndent")),
+                Field("NSMinLineHeight", .finiteNumber, json: .defaulted("minimumLineHeight")),
+                Field("NSMaxLineHeight", .finiteNumber, json: .defaulted("maximumLineHeight")),
+                Field("NSLineHeightMultiple", .finiteNumber, json: .defaulted("lineHeightMultiple")),
+            ], json: .members, group: .uikitValues)
         }
     }
 

@@ -5,7 +5,7 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
     case attributedString, decimalNumber, indexSet, error, locale, timeZone
     case dateInterval, personNameComponents, location, indexPath, measurement, unit, unitConverter
     case affineTransform, color, dateComponents, calendar
-    case hashTable, mapTable, pointerArray
+    case hashTable, mapTable, pointerArray, font, paragraphStyle
 
     /// The shape of the Foundation class with exactly this `$classname`, if any.
     public init?(className: String) {
@@ -51,6 +51,8 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         case .hashTable: 28
         case .mapTable: 29
         case .pointerArray: 30
+        case .font: 31
+        case .paragraphStyle: 32
         }
     }
 

@@ -90,7 +90,8 @@ extension KeyedArchive {
             }
         case .hashTable, .mapTable, .pointerArray:
             if case .failure(let problem) = pointerCollection(uid, as: shape) { problems.append(problem) }
-        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location, .unitConverter:
+        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location, .unitConverter,
+             .font, .paragraphStyle:
             break
         }
         return problems

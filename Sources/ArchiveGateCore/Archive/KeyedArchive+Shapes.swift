@@ -39,7 +39,7 @@ extension KeyedArchive {
             if case .success = pointerCollection(uid, as: shape) { return shape }
             return nil
         case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location, .indexPath,
-             .measurement, .unit, .unitConverter, .affineTransform, .color, .dateComponents:
+             .measurement, .unit, .unitConverter, .affineTransform, .color, .dateComponents, .font, .paragraphStyle:
             return shape
         }
     }

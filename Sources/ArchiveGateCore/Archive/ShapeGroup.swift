@@ -6,7 +6,7 @@ public enum ShapeGroup: String, Hashable, Sendable, CaseIterable {
     case foundation
     /// CoreLocation's value classes (CLLocation).
     case coreLocation = "corelocation"
-    /// UIKit's and AppKit's value classes (UIColor, NSColor).
+    /// UIKit's and AppKit's value classes (UIColor, NSColor, UIFont, NSFont, NSParagraphStyle).
     case uikitValues = "uikit-values"
     /// NSHashTable, NSMapTable, NSPointerArray: Foundation's, but corelibs cannot decode them, so
     /// a gate in front of a Linux reader must not admit them with `foundation`.

@@ -134,6 +134,9 @@ extension PlainRenderer {
                         stack.append(.literal("null"))
                     }
                     pushMemberName(name, first: position == 0)
+                case .defaulted(let name):
+                    if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("0")) }
+                    pushMemberName(name, first: position == 0)
                 case .scalarDate(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }
                     pushMemberName(name, first: position == 0)
