@@ -114,6 +114,15 @@ import Testing
         #expect(report.violations.first?.path == "/root/table/k")
     }
 
+    /// `policy suggest` names the group that admits what it saw, not `foundation` for everything.
+    @Test func aSuggestedPolicyAdmitsTheirGroup() throws {
+        var suggester = PolicySuggester()
+        suggester.add(try ArchiveInspector(policy: .inspection).decode(Self.mapTable))
+        let suggested = try Policy.load(json: Array(suggester.policyJSON(name: "s").utf8), name: "s")
+        #expect(try Inspect.report(Self.mapTable, policy: suggested).valid)
+        #expect(suggester.policyJSON(name: "s").contains(#""allow": ["foundation", "pointer-collections"]"#))
+    }
+
     // MARK: Sanitize
 
     @Test func sanitizeDropsARedactedMemberAndRewritesTheCount() throws {

@@ -3,10 +3,13 @@
 ///
 /// Every custom class seen gets a key schema: each key's observed classes (or inline kinds), keys
 /// present and non-nil in every sample instance marked `required`, unknown keys rejected. `root`
-/// lists the classes seen at `$top`. Foundation classes are covered by the `foundation` group.
+/// lists the classes seen at `$top`. Classes of the definitions table are covered by their group
+/// (`foundation`, or `corelocation`, `uikit-values`, `pointer-collections` for the classes a gate
+/// admits deliberately).
 public struct PolicySuggester {
     private var rootClasses = Set<String>()
-    private var usesFoundation = false
+    /// The groups of the definitions-table classes seen (`foundation` also for inline values).
+    private var groups = Set<String>()
     private var schemas: [String: ObservedClass] = [:]
 
     private struct ObservedClass {
@@ -26,7 +29,7 @@ public struct PolicySuggester {
         for uid in 1 ..< archive.objectCount {
             guard let archiveClass = archive.archiveClass(of: uid) else { continue }
             if archiveClass.isInline || archiveClass.shape != nil {
-                usesFoundation = true
+                groups.insert(archiveClass.shape?.group.rawValue ?? ShapeGroup.foundation.rawValue)
                 continue
             }
             observe(uid, className: archiveClass.name, in: archive)
@@ -64,7 +67,7 @@ public struct PolicySuggester {
         var lines = ["{", "  \"name\": \(quote(name)),"]
         lines.append("  \"description\": \"Suggested from samples by `archivegate policy suggest`. Review every key before use.\",")
         lines.append("  \"root\": [\(rootClasses.sorted().map(quote).joined(separator: ", "))],")
-        var allow = usesFoundation ? ["foundation"] : []
+        var allow = groups.sorted()
         allow += schemas.keys.sorted()
         lines.append("  \"allow\": [\(allow.map(quote).joined(separator: ", "))],")
         lines.append("  \"classes\": {")
