@@ -49,9 +49,29 @@ import Testing
             }
             let attributes = array ? builder.array(of: made) : made[0]
             var fields: [PropertyListValue.Entry] = [.init(key: "NSString", value: .uid(string)), .init(key: "NSAttributes", value: .uid(attributes))]
-            if let info { fields.append(.init(key: "NSAttributeInfo", value: info)) }
+            // Both archivers write the run table as a reference to data (corelibs' decoder refuses inline data).
+            if let info {
+                if case .data = info {
+                    fields.append(.init(key: "NSAttributeInfo", value: .uid(builder.add(info))))
+                } else {
+                    fields.append(.init(key: "NSAttributeInfo", value: info))
+                }
+            }
             return builder.object(class: builder.classRecord("NSAttributedString"), entries: fields)
         }
+    }
+
+    @Test func anInlineRunTableIsRefusedAsFoundationReadsAReference() throws {
+        let bytes = HandBuilt.root { builder in
+            let string = builder.add(.string("ab"))
+            let key = builder.add(.string("k"))
+            let made = ["x", "y"].map { builder.dictionary(keys: [key], values: [builder.add(.string($0))]) }
+            return builder.object(class: builder.classRecord("NSAttributedString"), fields: [
+                "NSString": .uid(string), "NSAttributes": .uid(builder.array(of: made)), "NSAttributeInfo": Self.varints([1, 0, 1, 1]),
+            ])
+        }
+        let report = try Inspect.report(bytes, policy: .foundation)
+        #expect(report.violations.map { "\($0.code) \($0.key ?? "-")" } == ["archive.shape_mismatch NSAttributeInfo"])
     }
 
     @Test func aDictionaryUsedByTwoRunsRendersInBoth() throws {
@@ -69,7 +89,8 @@ import Testing
         let bytes = Self.attributed("abc", dictionaries: ["x", "y"], info: Self.varints([1, 0, 2, 1]))
         let typed = try #require(try Inspect.json(bytes, policy: .foundation, mode: .typed))
         // The run table's own bytes (1,0 2,1), not the split text.
-        #expect(typed.contains("\"NSAttributeInfo\":{\"$data\":\"AQACAQ==\"}") || typed.contains("\"NSAttributeInfo\":\"AQACAQ==\""))
+        #expect(typed.contains(#""NSAttributeInfo":{"$uid":"#))
+        #expect(typed.contains("AQACAQ=="))
         #expect(!typed.contains("\"text\""))
     }
 

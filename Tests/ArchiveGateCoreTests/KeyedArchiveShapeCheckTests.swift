@@ -209,7 +209,7 @@ import Testing
             root("NSURL") { builder in ["NS.relative": .uid(builder.add("file:///tmp/x"))] }
         },
         Case(rule: "NSAttributedString runs without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
-            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text")), "NSAttributeInfo": .data([4, 0])] }
+            root("NSAttributedString") { builder in ["NSString": .uid(builder.add("text")), "NSAttributeInfo": .uid(builder.add(.data([4, 0])))] }
         },
         // Oracle smoke `--only 504`: corelibs reads attributes only for a non-empty string, and then requires them.
         Case(rule: "NSAttributedString non-empty string without NSAttributes", code: "archive.missing_field", key: "NSAttributes") {
@@ -230,14 +230,14 @@ import Testing
             HandBuilt.root { builder in
                 let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
                 return builder.object(class: builder.classRecord("NSAttributedString"),
-                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .data([2, 0])])
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .uid(builder.add(.data([2, 0])))])
             }
         },
         Case(rule: "NSAttributedString run names a missing attribute dictionary", code: "archive.invalid_value", key: "NSAttributeInfo") {
             HandBuilt.root { builder in
                 let attributes = builder.array(of: [builder.dictionary(keys: [], values: [])])
                 return builder.object(class: builder.classRecord("NSAttributedString"),
-                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .data([4, 1])])
+                                      fields: ["NSString": .uid(builder.add("text")), "NSAttributes": .uid(attributes), "NSAttributeInfo": .uid(builder.add(.data([4, 1])))])
             }
         },
         Case(rule: "NSAttributedString attribute name is data", code: "archive.shape_mismatch", key: "NSAttributes") {

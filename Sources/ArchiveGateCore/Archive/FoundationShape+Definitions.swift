@@ -172,7 +172,9 @@ extension FoundationShape {
                 // for an empty string only.
                 Field("NSString", .stringReference, required: true, accepts: Self.strings),
                 Field("NSAttributes", .reference, accepts: ["NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray"]),
-                Field("NSAttributeInfo", .data(bytes: nil), accepts: Self.datas),
+                // A reference to data: corelibs' decoder (decodeObject) refuses inline data, as Apple's
+                // decodeObjectOfClass: does.
+                Field("NSAttributeInfo", .dataReference, accepts: Self.datas),
             ], json: .attributedRuns)
         case .decimalNumber:
             Definition(classNames: ["NSDecimalNumber"], fields: [
