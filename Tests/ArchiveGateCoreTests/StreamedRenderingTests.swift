@@ -39,12 +39,12 @@ import Testing
     ]
 
     /// The whole-document path as `convert` ran it before streaming.
-    static func whole(_ bytes: [UInt8], _ inspector: ArchiveInspector, _ variant: Variant) throws -> [UInt8]? {
+    static func whole(_ bytes: [UInt8], _ inspector: ArchiveInspector, _ variant: Variant) throws(ArchiveGateError) -> [UInt8]? {
         let inspection = try inspector.convert(bytes, mode: variant.mode, pretty: variant.pretty && variant.filter.isIdentity)
         return inspection.json.map { variant.filter.isIdentity ? $0 : variant.filter.apply($0, pretty: variant.pretty) }
     }
 
-    static func streamed(_ bytes: [UInt8], _ inspector: ArchiveInspector, _ variant: Variant, chunkSize: Int) throws -> [UInt8]? {
+    static func streamed(_ bytes: [UInt8], _ inspector: ArchiveInspector, _ variant: Variant, chunkSize: Int) throws(ArchiveGateError) -> [UInt8]? {
         let conversion = try inspector.prepareConversion(ByteStorage(bytes))
         guard conversion.rendersJSON else { return nil }
         let sink = CollectingSink()
