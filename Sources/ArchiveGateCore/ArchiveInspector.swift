@@ -57,53 +57,19 @@ public struct ArchiveInspector: Sendable {
 
     /// `convert` of an array or of lent memory (a mapped file), read in place.
     public func convert(_ bytes: ByteStorage, mode: OutputMode, pretty: Bool = false) throws(ArchiveGateError) -> Inspection {
+        let conversion = try prepareConversion(bytes)
+        guard conversion.rendersJSON else { return Inspection(report: conversion.report, json: nil) }
+        return Inspection(report: conversion.report, json: try conversion.renderWhole(mode: mode, pretty: pretty))
+    }
+
+    /// Decodes and evaluates `bytes` for a conversion: the report is known before any JSON is
+    /// rendered, so a front end can print findings first and then render the JSON whole
+    /// (`ArchiveConversion.renderWhole`) or stream it (`ArchiveConversion.stream`).
+    public func prepareConversion(_ bytes: ByteStorage) throws(ArchiveGateError) -> ArchiveConversion {
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
         let archive = try decode(bytes, deadline: deadline)
         let evaluation = try evaluate(archive, deadline: deadline)
-        // Inspection mode (any class) is for looking at what an archive holds: an object whose
-        // fields do not match its Foundation class is shown as `{"$class": …}` and reported, and
-        // the report stays invalid.
-        let inspectsShapes = policy.allowed.acceptsAnyClass && evaluation.onlyShapeViolations
-        if !evaluation.report.valid, policy.onViolation == .reject, !inspectsShapes {
-            return Inspection(report: evaluation.report, json: nil)
-        }
-        do throws(ArchiveError) {
-            let json = try render(archive, evaluation, mode: mode, pretty: pretty)
-            try deadline.check("rendering")
-            return Inspection(report: evaluation.report, json: json)
-        } catch {
-            throw .archive(error)
-        }
-    }
-
-    /// The archive's JSON, nested archives (`--nested`) rendered first and written in place as
-    /// `{"$archive": …}` in the same mode. Archives nest at most `NestingContext.maxLevel` deep, so
-    /// this recursion is bounded; the output byte budget applies to each and to the whole.
-    private func render(_ archive: KeyedArchive, _ evaluation: PolicyEvaluation, mode: OutputMode,
-                        pretty: Bool) throws(ArchiveError) -> [UInt8] {
-        var nestedJSON: [Int: [UInt8]] = [:]
-        for (index, nested) in evaluation.nested {
-            var wrapped = Array(#"{"$archive":"#.utf8)
-            wrapped += try render(nested.archive, nested.evaluation, mode: mode, pretty: false)
-            wrapped.append(UInt8(ascii: "}"))
-            nestedJSON[index] = wrapped
-        }
-        switch mode {
-        case .plain:
-            if let minimum = evaluation.minimumPlainNodes, minimum > UInt64(policy.limits.maxOutputNodes) {
-                let count = minimum == .max ? "more than 2^64" : String(minimum)
-                throw ArchiveError(.outputLimitExceeded, path: "",
-                                   "shared references would expand to \(count) JSON values; the limit is \(policy.limits.maxOutputNodes)")
-            }
-            var renderer = PlainRenderer(archive: archive, redactions: evaluation.redactions,
-                                         limits: policy.limits, pretty: pretty, shapes: evaluation.shapes,
-                                         nestedJSON: nestedJSON)
-            return try renderer.render()
-        case .typed:
-            var renderer = TypedRenderer(archive: archive, redactions: evaluation.redactions,
-                                         limits: policy.limits, pretty: pretty, nestedJSON: nestedJSON)
-            return try renderer.render()
-        }
+        return ArchiveConversion(archive: archive, evaluation: evaluation, policy: policy, deadline: deadline)
     }
 
     /// Reads and structurally validates an archive under the policy's limits.

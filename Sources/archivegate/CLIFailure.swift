@@ -7,6 +7,8 @@ enum CLIExit {
     static let rejected = ExitCode(1)
     static let malformed = ExitCode(2)
     static let usage = ExitCode(64)
+    /// Stdout refused the JSON (a closed pipe, a full disk): what it has is unfinished.
+    static let outputFailed = ExitCode(74)
 }
 
 /// A failure the CLI reports in one line on stderr before exiting with its code.
@@ -69,6 +71,37 @@ enum Terminal {
         }
         writeStdout(json)
         if !pretty { writeStdout([0x0A]) }
+    }
+
+    /// `convert`: like `writeConversion`, with the JSON streamed to stdout in chunks as it is rendered
+    /// instead of built whole. Stdout cannot be taken back: a render failure after the first chunk
+    /// (an output limit, the deadline) leaves an unfinished document — never its closing bytes —
+    /// and, besides the usual `malformed:` line and exit 2, a line saying the output is incomplete.
+    static func streamConversion(_ conversion: ArchiveConversion, mode: OutputMode, pretty: Bool, filter: PlainJSONFilter,
+                                 source: String) throws {
+        reportFindings(conversion.report, file: source)
+        guard conversion.rendersJSON else {
+            error("\(source): \(rejection(conversion.report))")
+            throw CLIExit.rejected
+        }
+        for violation in conversion.report.violations {
+            error("\(source): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
+        }
+        let sink = DescriptorSink(descriptor: 1)
+        var finished = false
+        do {
+            finished = try conversion.stream(mode: mode, pretty: pretty, filter: filter, to: sink)
+            if finished, !pretty { finished = [UInt8(0x0A)].withUnsafeBufferPointer { sink.write($0) } }
+        } catch {
+            if sink.bytesWritten > 0 {
+                Terminal.error("\(source): output incomplete: \(sink.bytesWritten) bytes of JSON were written to stdout before rendering failed; discard them")
+            }
+            throw error
+        }
+        if !finished {
+            Terminal.error("\(source): output incomplete: writing to stdout failed after \(sink.bytesWritten) bytes: \(sink.failureDescription)")
+            throw CLIExit.outputFailed
+        }
     }
 
     /// The one-line reason for a rejection: the first violation and how many more.

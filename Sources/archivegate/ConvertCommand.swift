@@ -63,10 +63,8 @@ struct ConvertCommand: ParsableCommand {
         do {
             let bytes = try InputReader.load(file, limit: policy.limits.maxInputBytes)
             if format == .dot { return try writeGraph(bytes, policy: policy) }
-            let filter = switches.filter
-            var inspection = try decode.inspector(policy).convert(bytes, mode: mode, pretty: pretty && filter.isIdentity)
-            if !filter.isIdentity { inspection.json = inspection.json.map { filter.apply($0, pretty: pretty) } }
-            try Terminal.writeConversion(inspection, source: file, pretty: pretty)
+            let conversion = try decode.inspector(policy).prepareConversion(bytes)
+            try Terminal.streamConversion(conversion, mode: mode, pretty: pretty, filter: switches.filter, source: file)
         } catch {
             throw CLIFailure.exitCode(reporting: error, source: file) ?? error
         }

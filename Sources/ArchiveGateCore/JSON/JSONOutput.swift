@@ -1,31 +1,76 @@
-/// A growing byte buffer that JSON is written straight into, with the output byte and node budget
-/// enforced as it grows.
+/// A byte buffer that JSON is written straight into, with the output byte and node budget
+/// enforced as it grows. Whole-document rendering keeps every byte in `bytes`; with a `sink`, the
+/// renderer hands the buffer over in chunks at value boundaries (`flushIfFull`) and the budget
+/// counts flushed plus buffered bytes, so the limits mean the same either way.
 struct JSONOutput {
     private(set) var bytes: [UInt8] = []
     let maxBytes: Int
     let maxNodes: Int
     private(set) var nodes = 0
+    /// The chunk size streamed rendering uses unless told otherwise.
+    static let defaultChunkSize = 64 << 10
+    /// Where full chunks go; nil for a whole document.
+    private let sink: JSONChunkConsumer?
+    /// The buffered size at which `flushIfFull` hands the buffer to the sink.
+    private let chunkSize: Int
+    /// Bytes already handed to the sink.
+    private(set) var flushedCount = 0
+    /// True once the sink refused a chunk: later chunks are dropped and the renderer may stop early.
+    private(set) var isStopped = false
 
     init(maxBytes: Int, maxNodes: Int, capacityHint: Int) {
         self.maxBytes = maxBytes
         self.maxNodes = maxNodes
+        self.sink = nil
+        self.chunkSize = .max
         bytes.reserveCapacity(min(capacityHint, maxBytes, 64 << 20))
     }
+
+    /// A streaming buffer: about `chunkSize` bytes are held before they go to `sink`.
+    init(maxBytes: Int, maxNodes: Int, sink: JSONChunkConsumer, chunkSize: Int) {
+        self.maxBytes = maxBytes
+        self.maxNodes = maxNodes
+        self.sink = sink
+        self.chunkSize = max(1, chunkSize)
+        bytes.reserveCapacity(min(self.chunkSize, 1 << 20) + 4096)
+    }
+
+    /// Every byte written so far, flushed or not: what the byte budget counts.
+    var writtenCount: Int { flushedCount + bytes.count }
 
     /// Counts one emitted value and checks both budgets; returns why the budget is exhausted, if it is.
     @inline(__always)
     mutating func countNode() -> String? {
         nodes += 1
         if nodes > maxNodes { return "output would exceed \(maxNodes) JSON values" }
-        if bytes.count > maxBytes { return "output would exceed \(maxBytes) bytes" }
+        if writtenCount > maxBytes { return "output would exceed \(maxBytes) bytes" }
         return nil
     }
 
     /// Checks the byte budget at the end (a final scalar may have crossed it).
     func checkFinalSize() throws(ArchiveError) {
-        if bytes.count > maxBytes {
+        if writtenCount > maxBytes {
             throw ArchiveError(.outputLimitExceeded, path: "", "output would exceed \(maxBytes) bytes")
         }
+    }
+
+    /// Hands the buffer to the sink once it holds a chunk. Renderers call this only between values,
+    /// never after the document's last byte, so a failure found at the end (budget, deadline) is
+    /// reported before the document could look complete. Returns `isStopped`.
+    @inline(__always)
+    mutating func flushIfFull() -> Bool {
+        if bytes.count >= chunkSize { flush() }
+        return isStopped
+    }
+
+    /// Hands whatever is buffered to the sink (the caller's last step once every check has passed).
+    mutating func flush() {
+        guard let sink, !bytes.isEmpty else { return }
+        flushedCount += bytes.count
+        if !isStopped {
+            isStopped = !bytes.withUnsafeBufferPointer { sink.consume($0) }
+        }
+        bytes.removeAll(keepingCapacity: true)
     }
 
     @inline(__always)

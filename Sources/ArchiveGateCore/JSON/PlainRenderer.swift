@@ -9,7 +9,7 @@ struct PlainRenderer {
     let archive: KeyedArchive
     let redactions: Redactions
     let limits: DecodeLimits
-    let pretty: Bool
+    /// The document so far (all of it when rendering whole; the unflushed part when streaming).
     var output: JSONOutput
     /// JSON-pointer components from the root to the object being written.
     var path: [PathComponent] = []
@@ -43,21 +43,28 @@ struct PlainRenderer {
     /// The UTF-16 text of each attributed string being written, for its `runText` items.
     var runTexts: [Int: [UInt16]] = [:]
 
-    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, shapes: ShapeCache? = nil,
-         nestedJSON: [Int: [UInt8]] = [:]) {
+    /// With a `sink`, the document goes to it in chunks of about `chunkSize` bytes as it is
+    /// rendered; without, it is kept whole in `output.bytes`.
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, shapes: ShapeCache? = nil,
+         nestedJSON: [Int: [UInt8]] = [:], sink: JSONChunkConsumer? = nil, chunkSize: Int = JSONOutput.defaultChunkSize) {
         self.archive = archive
         self.nestedJSON = nestedJSON
         self.shapes = shapes ?? ShapeCache(objectCount: archive.objectCount)
         self.classOpenings = Array(repeating: [], count: archive.classes.count)
         self.redactions = redactions
         self.limits = limits
-        self.pretty = pretty
-        self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
-                                 capacityHint: archive.plist.bytes.count * 2)
+        if let sink {
+            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, sink: sink, chunkSize: chunkSize)
+        } else {
+            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
+                                     capacityHint: archive.plist.bytes.count * 2)
+        }
         self.enteredAt = Array(repeating: -1, count: archive.objectCount)
     }
 
-    mutating func render() throws(ArchiveError) -> [UInt8] {
+    /// Writes the document into `output`; its last bytes stay buffered (see `JSONOutput.flushIfFull`).
+    /// Returns early, unfinished, when a streaming sink stops taking bytes.
+    mutating func render() throws(ArchiveError) {
         output.append(UInt8(ascii: "{"))
         stack.append(.literal("}"))
         for (position, entry) in archive.top.enumerated().reversed() {
@@ -71,6 +78,7 @@ struct PlainRenderer {
             if position > 0 { stack.append(.literal(",")) }
         }
         while let item = stack.popLast() {
+            if output.flushIfFull() { return }
             switch item {
             case .literal(let text):
                 output.append(text)
@@ -110,7 +118,6 @@ struct PlainRenderer {
             }
         }
         try output.checkFinalSize()
-        return pretty ? JSONPrettyPrinter.format(output.bytes) : output.bytes
     }
 
     private mutating func renderEdge(target: Int, site: ReferenceSite?, topIndex: Int, component: PathComponent) throws(ArchiveError) {

@@ -10,8 +10,8 @@ struct TypedRenderer {
     let archive: KeyedArchive
     let redactions: Redactions
     let limits: DecodeLimits
-    let pretty: Bool
-    private var output: JSONOutput
+    /// The document so far (all of it when rendering whole; the unflushed part when streaming).
+    private(set) var output: JSONOutput
     /// Nested archives already rendered as `{"$archive":…}`, by the plist index of their data.
     let nestedJSON: [Int: [UInt8]]
 
@@ -24,17 +24,25 @@ struct TypedRenderer {
 
     private var stack: [Item] = []
 
-    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, pretty: Bool, nestedJSON: [Int: [UInt8]] = [:]) {
+    /// With a `sink`, the document goes to it in chunks of about `chunkSize` bytes as it is
+    /// rendered; without, it is kept whole in `output.bytes`.
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, nestedJSON: [Int: [UInt8]] = [:],
+         sink: JSONChunkConsumer? = nil, chunkSize: Int = JSONOutput.defaultChunkSize) {
         self.archive = archive
         self.nestedJSON = nestedJSON
         self.redactions = redactions
         self.limits = limits
-        self.pretty = pretty
-        self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
-                                 capacityHint: archive.plist.bytes.count * 3)
+        if let sink {
+            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, sink: sink, chunkSize: chunkSize)
+        } else {
+            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
+                                     capacityHint: archive.plist.bytes.count * 3)
+        }
     }
 
-    mutating func render() throws(ArchiveError) -> [UInt8] {
+    /// Writes the document into `output`; its last bytes stay buffered (see `JSONOutput.flushIfFull`).
+    /// Returns early, unfinished, when a streaming sink stops taking bytes.
+    mutating func render() throws(ArchiveError) {
         let plist = archive.plist
         output.append("{\"$archiver\":\"NSKeyedArchiver\",\"$version\":")
         if let version = plist.dictionaryValue(plist.root, forKey: "$version") {
@@ -56,12 +64,12 @@ struct TypedRenderer {
         }
         output.append("},\"$objects\":[")
         for uid in 0 ..< archive.objectCount {
+            if output.flushIfFull() { return }
             if uid > 0 { output.append(UInt8(ascii: ",")) }
             try renderEntry(uid)
         }
         output.append("]}")
         try output.checkFinalSize()
-        return pretty ? JSONPrettyPrinter.format(output.bytes) : output.bytes
     }
 
     /// One `$objects` entry; redacted objects become null, redacted sites `{"$uid":0}`.
@@ -107,6 +115,10 @@ struct TypedRenderer {
     private mutating func drain() throws(ArchiveError) {
         let plist = archive.plist
         while let item = stack.popLast() {
+            if output.flushIfFull() {
+                stack.removeAll()
+                return
+            }
             switch item {
             case .literal(let text):
                 output.append(text)
