@@ -22,7 +22,10 @@ struct RecentKeyRules {
         let slot = plist.bytes.withUnsafeBufferPointer { buffer -> Int in
             let first = length > 0 ? Int(buffer[start]) : 0
             let last = length > 0 ? Int(buffer[start + length - 1]) : 0
-            let mixed = Int(truncatingIfNeeded: rule.packed &* 0x9E37_79B9_7F4A_7C15 >> 40) ^ length &* 31 ^ first &* 7 ^ last
+            // The top bits of the product depend on every bit of `packed` (class and owner class);
+            // a collection's element rule and the collection's own rule share owner and key.
+            let classes = Int(truncatingIfNeeded: (rule.packed &* 0x9E37_79B9_7F4A_7C15) >> 40)
+            let mixed = classes ^ length &* 31 ^ first &* 7 ^ last
             return mixed & (Self.slotCount - 1)
         }
         let cached = slots[slot]
