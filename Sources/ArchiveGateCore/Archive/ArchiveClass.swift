@@ -9,11 +9,15 @@ public struct ArchiveClass: Hashable, Sendable {
     public let isInline: Bool
     /// How Foundation encodes this class, when ArchiveGate knows it.
     public let shape: FoundationShape?
+    /// True for an instance dictionary of a class Foundation only ever archives inline (NSNumber):
+    /// worked out once per class, so the walk does not hash the name once per object.
+    let isInlineOnlyInstance: Bool
 
     public init(name: String, claimedChain: [String], isInline: Bool) {
         self.name = name
         self.claimedChain = claimedChain
         self.isInline = isInline
         self.shape = isInline ? nil : FoundationShape(className: name)
+        self.isInlineOnlyInstance = !isInline && FoundationShape.inlineOnlyClassNames.contains(name)
     }
 }

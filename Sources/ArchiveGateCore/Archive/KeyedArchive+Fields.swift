@@ -16,7 +16,7 @@ extension KeyedArchive {
     public func scalarField(_ uid: Int, _ key: StaticString) -> Int? {
         guard let value = field(uid, key) else { return nil }
         if let target = referencedUID(value) {
-            guard target != 0, case .object(let classIndex) = entries[target], classes[classIndex].isInline else { return nil }
+            guard target != 0, let classIndex = classIndex(of: target), classes[classIndex].isInline else { return nil }
             return plistIndex(of: target)
         }
         return plist[value].isContainer ? nil : value
@@ -34,7 +34,7 @@ extension KeyedArchive {
     /// The text of a string object: an inline string, or an `NSString`/`NSMutableString` instance
     /// whose `NS.string` (or UTF-8 `NS.bytes`) is inline or referenced.
     public func stringValue(ofObject uid: Int) -> String? {
-        guard uid != 0, case .object(let classIndex) = entries[uid] else { return nil }
+        guard uid != 0, let classIndex = classIndex(of: uid) else { return nil }
         let archiveClass = classes[classIndex]
         if archiveClass.isInline { return plist.string(at: plistIndex(of: uid)) }
         guard archiveClass.shape == .string else { return nil }
@@ -45,9 +45,22 @@ extension KeyedArchive {
         return nil
     }
 
+    /// Whether `stringValue(ofObject:)` is non-nil, without building the string (the shape checks
+    /// ask this of every NSURL, NSString … they meet).
+    func hasStringValue(ofObject uid: Int) -> Bool {
+        guard uid != 0, let classIndex = classIndex(of: uid) else { return false }
+        if classes[classIndex].isInline { return plist[plistIndex(of: uid)].isString }
+        guard classes[classIndex].shape == .string else { return false }
+        if let text = scalarField(uid, "NS.string") { return plist[text].isString }
+        if let bytes = scalarField(uid, "NS.bytes"), let data = plist.data(at: bytes) {
+            return String(validating: data, as: UTF8.self) != nil
+        }
+        return false
+    }
+
     /// Whether object `uid` is a string of any encoding (inline or an NSString instance).
     public func isStringObject(_ uid: Int) -> Bool {
-        guard uid != 0, case .object(let classIndex) = entries[uid] else { return false }
+        guard uid != 0, let classIndex = classIndex(of: uid) else { return false }
         let archiveClass = classes[classIndex]
         if archiveClass.isInline { return plist[plistIndex(of: uid)].isString }
         return archiveClass.shape == .string

@@ -39,7 +39,7 @@ extension KeyedArchive {
 
     /// The bytes of an inline ASCII string object, or nil for anything else.
     private func inlineASCII(_ uid: Int) -> (start: Int, count: Int)? {
-        guard uid != 0, case .object(let classIndex) = entries[uid], classes[classIndex].isInline else { return nil }
+        guard uid != 0, let classIndex = classIndex(of: uid), classes[classIndex].isInline else { return nil }
         let object = plist[plistIndex(of: uid)]
         guard object.kind == .asciiString else { return nil }
         return (Int(object.first), Int(object.second))

@@ -84,7 +84,7 @@ extension KeyedArchive {
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
-            if referencedString(uid, "NS.relative") != nil, let relatives = urlRelatives(uid, limit: objectCount),
+            if hasReferencedString(uid, "NS.relative"), let relatives = urlRelatives(uid, limit: objectCount),
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
             }
@@ -103,12 +103,20 @@ extension KeyedArchive {
         guard let value = field(uid, spec.key) else {
             return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
         }
+        guard let problem = fieldProblem(spec, kind: kind, value: value, key: key, className: className) else { return nil }
         // A reference to a class Foundation does not accept here is the walk's class check
-        // (`policy.class_mismatch`), reported once, there.
+        // (`policy.class_mismatch`), reported once, there. Asked only once a problem is found, so
+        // a well-formed object costs no class-name hashing.
         if referencesCheckedByWalk, let target = referencedUID(value), target != 0, let accepts = spec.accepts,
            let found = archiveClass(of: target), !accepts.contains(found.name) {
             return nil
         }
+        return problem
+    }
+
+    /// What is wrong with field value `value` against `spec`, before the walk's class check.
+    private func fieldProblem(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, value: Int, key: String,
+                              className: String) -> ShapeProblem? {
         func mismatch(_ expected: String) -> ShapeProblem {
             ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")
         }
@@ -116,7 +124,7 @@ extension KeyedArchive {
         case .stringReference:
             guard let target = referencedUID(value) else { return mismatch("a reference to a string") }
             if target == 0 { return spec.required ? ShapeProblem(.missingField, key: key, "\(className) \(key) is $null") : nil }
-            return stringValue(ofObject: target) == nil ? mismatch("a reference to a string") : nil
+            return hasStringValue(ofObject: target) ? nil : mismatch("a reference to a string")
         case .inlineData:
             return plist[value].kind == .data ? nil : mismatch("inline data")
         case .data(let bytes):

@@ -12,7 +12,7 @@ extension KeyedArchive {
     public func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
         guard let archiveClass = archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape else { return nil }
         switch shape {
-        case .string: return stringValue(ofObject: uid) != nil ? shape : nil
+        case .string: return hasStringValue(ofObject: uid) ? shape : nil
         case .data: return dataIndex(field(uid, "NS.data")) != nil ? shape : nil
         case .date:
             guard let index = scalarField(uid, "NS.time"), plist[index].kind == .real || plist[index].kind == .integer,
@@ -25,16 +25,16 @@ extension KeyedArchive {
         case .uuid:
             return dataIndex(field(uid, "NS.uuidbytes")).flatMap { plist.data(at: $0) }?.count == 16 ? shape : nil
         case .url:
-            return referencedString(uid, "NS.relative") != nil ? shape : nil
+            return hasReferencedString(uid, "NS.relative") ? shape : nil
         case .locale, .calendar:
-            return referencedString(uid, "NS.identifier") != nil ? shape : nil
+            return hasReferencedString(uid, "NS.identifier") ? shape : nil
         case .timeZone:
-            return referencedString(uid, "NS.name") != nil ? shape : nil
+            return hasReferencedString(uid, "NS.name") ? shape : nil
         case .attributedString:
             if case .success = attributedRuns(uid) { return shape }
             return nil
         case .error:
-            return referencedString(uid, "NSDomain") != nil ? shape : nil
+            return hasReferencedString(uid, "NSDomain") ? shape : nil
         case .hashTable, .mapTable, .pointerArray:
             if case .success = pointerCollection(uid, as: shape) { return shape }
             return nil
@@ -111,6 +111,12 @@ extension KeyedArchive {
     /// The text of the string object a field refers to.
     public func referencedString(_ uid: Int, _ key: StaticString) -> String? {
         field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:))
+    }
+
+    /// Whether `referencedString(uid, key)` is non-nil, without building the string.
+    func hasReferencedString(_ uid: Int, _ key: StaticString) -> Bool {
+        guard let target = field(uid, key).flatMap(referencedUID) else { return false }
+        return hasStringValue(ofObject: target)
     }
 }
 

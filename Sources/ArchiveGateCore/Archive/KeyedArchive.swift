@@ -34,8 +34,8 @@ public struct KeyedArchive: Sendable {
 
     public let plist: PropertyList
     public let top: [TopEntry]
-    /// The entry kind of every UID.
-    public let entries: [Entry]
+    /// The entry kind of every UID, 4 bytes each (`EntryTable`).
+    public let entries: EntryTable
     /// The distinct classes in the archive, in first-seen order.
     public let classes: [ArchiveClass]
     @usableFromInline let objectsStart: Int
@@ -49,15 +49,15 @@ public struct KeyedArchive: Sendable {
 
     /// The class of the object with this UID, or nil for `$null` and class records.
     public func archiveClass(of uid: Int) -> ArchiveClass? {
-        if case .object(let index) = entries[uid] { return classes[index] }
-        return nil
+        let code = entries.codes[uid]
+        return code >= 0 ? classes[Int(code)] : nil
     }
 
     /// The class-table index of the object with this UID, or nil for `$null` and class records.
     @inlinable
     public func classIndex(of uid: Int) -> Int? {
-        if case .object(let index) = entries[uid] { return index }
-        return nil
+        let code = entries.codes[uid]
+        return code >= 0 ? Int(code) : nil
     }
 
     /// Validates the keyed-archive structure of `plist`.
@@ -98,7 +98,7 @@ public struct KeyedArchive: Sendable {
 
         var classifier = EntryClassifier(plist: plist, objectsStart: objectsStart, count: count)
         try classifier.classifyAll()
-        entries = classifier.entries
+        entries = EntryTable(codes: classifier.entries)
         classes = classifier.classes
 
         guard plist[topIndex].kind == .dictionary else {
@@ -138,7 +138,8 @@ private struct EntryClassifier {
     let plist: PropertyList
     let objectsStart: Int
     let count: Int
-    var entries: [KeyedArchive.Entry]
+    /// `EntryTable` codes: a class index, or `EntryTable.nullCode` / `EntryTable.classRecordCode`.
+    var entries: [Int32]
     var classes: [ArchiveClass] = []
     private var classIndexByName: [String: Int] = [:]
     /// Class-table indices of the inline pseudo-classes NSString, NSData, NSDate, NSNumber; -1 until seen.
@@ -150,7 +151,7 @@ private struct EntryClassifier {
         self.plist = plist
         self.objectsStart = objectsStart
         self.count = count
-        self.entries = Array(repeating: .null, count: count)
+        self.entries = Array(repeating: EntryTable.nullCode, count: count)
         self.classIndexByRecord = Array(repeating: -1, count: count)
     }
 
@@ -180,22 +181,22 @@ private struct EntryClassifier {
                     throw ArchiveError(.invalidObject, path: path, "an entry cannot be both a class record and an instance")
                 }
                 if hasClassName {
-                    entries[uid] = .classRecord
+                    entries[uid] = EntryTable.classRecordCode
                 } else if !hasClass, hasClasses {
                     throw ArchiveError(.invalidClassRecord, path: path + "/$classname", "class record has $classes but no $classname")
                 } else if !hasClass {
                     throw ArchiveError(.missingClass, path: path, "dictionary has neither $class nor $classname")
                 }
             case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
-                entries[uid] = .object(classIndex: inlineClass(for: object.kind))
+                entries[uid] = Int32(inlineClass(for: object.kind))
             default:
                 throw ArchiveError(.invalidObjects, path: path, "a \(object.kind) cannot be a $objects entry")
             }
         }
         // Pass 2: resolve instances' classes and check every field.
         for uid in 1 ..< count where plist[plistIndex(uid)].kind == .dictionary {
-            if case .classRecord = entries[uid] { continue }
-            entries[uid] = .object(classIndex: try resolveInstance(uid))
+            if entries[uid] == EntryTable.classRecordCode { continue }
+            entries[uid] = Int32(try resolveInstance(uid))
         }
     }
 
@@ -244,7 +245,7 @@ private struct EntryClassifier {
             let value = Int(plist.references[referencesStart + 2 * pair + 1])
             if startsWithSingleDollar(keyIndex) {
                 if plist.stringEquals(keyIndex, "$class") {
-                    guard let record = plist.uid(at: value), record < count, case .classRecord = entries[record] else {
+                    guard let record = plist.uid(at: value), record < count, entries[record] == EntryTable.classRecordCode else {
                         throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
                     }
                     classIndex = try classIndexForRecord(record)
@@ -342,9 +343,7 @@ private struct EntryClassifier {
     /// The fast check behind `checkReference`: in range and not a class record.
     @inline(__always)
     private func isValueReference(_ uid: Int) -> Bool {
-        guard uid < count else { return false }
-        if case .classRecord = entries[uid] { return false }
-        return true
+        uid < count && entries[uid] != EntryTable.classRecordCode
     }
 
     /// A UID used as a value: in range and not a class record.
@@ -352,7 +351,7 @@ private struct EntryClassifier {
         guard uid < count else {
             throw ArchiveError(.danglingUID, path: path, "UID \(uid) points past the \(count) entries of $objects")
         }
-        if case .classRecord = entries[uid] {
+        if entries[uid] == EntryTable.classRecordCode {
             throw ArchiveError(.classRecordAsValue, path: path, "UID \(uid) is a class record, used as a value")
         }
     }

@@ -17,7 +17,13 @@ struct ExpectationTable {
     private(set) var entries: [Entry] = []
     private var acceptance: [[Int8]]
     private let classNames: [String]
-    private var internalEntries: [Int: Int32] = [:]
+    /// The registered entry of each Foundation reference field (`internalSlotBase[ordinal] + field`),
+    /// -1 until first used: a flat table, because the walk asks once per Foundation reference.
+    private var internalEntries: [Int32] = []
+    /// Where each shape's reference fields start in `internalEntries`; the last element is the total.
+    private static let internalSlotBase: [Int] = FoundationShape.referenceFieldsByOrdinal.reduce(into: [0]) { bases, fields in
+        bases.append(bases[bases.count - 1] + fields.count)
+    }
 
     init(allowed: ClassSet, classes: [ArchiveClass]) {
         classNames = classes.map(\.name)
@@ -40,10 +46,12 @@ struct ExpectationTable {
 
     /// The entry for field `field` of a Foundation shape, registered on first use.
     mutating func internalEntry(_ shape: FoundationShape, field: Int) -> Int32 {
-        let key = shape.ordinal << 8 | field
-        if let known = internalEntries[key] { return known }
+        if internalEntries.isEmpty { internalEntries = Array(repeating: -1, count: Self.internalSlotBase[Self.internalSlotBase.count - 1]) }
+        let slot = Self.internalSlotBase[shape.ordinal] + field
+        let known = internalEntries[slot]
+        if known >= 0 { return known }
         let entry = register(Expectation(accepted: ClassSet(names: FoundationShape.referenceFieldsByOrdinal[shape.ordinal][field].accepts)), isInternal: true)
-        internalEntries[key] = entry
+        internalEntries[slot] = entry
         return entry
     }
 

@@ -14,6 +14,8 @@ struct DangerScan {
     /// object admits the same class for the same owner at nearly every site, so the set is only
     /// touched when that changes (a flat table, allocated on the first key rule).
     var lastKeyRule: [UInt64] = []
+    /// Rules already in `keyRules` under another key object with the same bytes.
+    var recentKeyRules = RecentKeyRules()
 
     struct KeyRule: Hashable {
         var classIndex: Int32
@@ -101,6 +103,7 @@ extension PolicyEvaluator {
             if danger.lastKeyRule.isEmpty { danger.lastKeyRule = Array(repeating: 0, count: archive.plist.objects.count) }
             guard danger.lastKeyRule[keyIndex] != rule.packed else { return }
             danger.lastKeyRule[keyIndex] = rule.packed
+            if danger.recentKeyRules.containsOrRemembers(rule, in: archive.plist) { return }
             danger.keyRules.insert(rule)
         default:
             danger.ruleBits[classIndex] |= isRoot ? AdmissionRule.root : AdmissionRule.foundation

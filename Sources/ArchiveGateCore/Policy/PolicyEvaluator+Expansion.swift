@@ -3,8 +3,8 @@
 extension PolicyEvaluator {
     mutating func expand(_ uid: Int, into edges: inout [Edge]) throws(ArchiveError) {
         guard let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline else { return }
-        let className = archive.classes[classIndex].name
-        if FoundationShape.inlineOnlyClassNames.contains(className) {
+        if archive.classes[classIndex].isInlineOnlyInstance {
+            let className = archive.classes[classIndex].name
             let problem = ShapeProblem(.shapeMismatch, key: nil, "\(className) is only ever archived inline, never as an instance dictionary")
             if !record([problem], uid: uid, className: className) { return }
         }

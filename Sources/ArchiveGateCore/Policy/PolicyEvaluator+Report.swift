@@ -33,7 +33,7 @@ extension PolicyEvaluator {
 
     func makeReport() -> ValidationReport {
         var counts = Array(repeating: 0, count: archive.classes.count)
-        for entry in archive.entries { if case .object(let index) = entry { counts[index] += 1 } }
+        for code in archive.entries.codes where code >= 0 { counts[Int(code)] += 1 }
         var byName: [String: ValidationReport.ClassEntry] = [:]
         let admissions = admissionNames()
         // Class-table order: an inline scalar and a class record may share a name (NSData); the first
