@@ -40,6 +40,9 @@ COPY Fuzz ./Fuzz
 # Swift toolchain, only the C libraries listed there. Two programs: the CLI links no server code, so
 # each of its calls starts fast (docs/BENCHMARKS.md, "Start-up"); `archivegate serve` execs the server.
 RUN swift build -c release --static-swift-stdlib --product archivegate
+# One plain command per product, not one RUN joined with &&: scripts/check-image and scripts/load
+# read and run each `RUN swift build` line as it is (SwiftPM builds one --product per call).
+# hadolint ignore=DL3059
 RUN swift build -c release --static-swift-stdlib --product archivegate-server
 RUN install -D -m 0755 -t /staging "$(swift build -c release --show-bin-path)/archivegate" \
         "$(swift build -c release --show-bin-path)/archivegate-server"
