@@ -32,7 +32,9 @@ lg_build_binary() {
     local -a build_lines build_command
     # One `RUN swift build … --product X` line per binary the image ships.
     mapfile -t build_lines < <(lg_staged_dockerfile | awk -F'\t' '$1 == "build" && $2 ~ /^RUN swift build /{print $2}')
-    for build_line in "${build_lines[@]}"; do [[ "$build_line" == *['&;|$`<>']* ]] && plain=0; done
+    for build_line in "${build_lines[@]}"; do
+        if [[ "$build_line" == *['&;|$`<>']* ]]; then plain=0; fi
+    done
     if [ "${#build_lines[@]}" -eq 0 ] || [ "$plain" -eq 0 ]; then
         # The Dockerfile no longer has the plain lines check-image parses: a build of our own.
         lg_say "no plain 'RUN swift build' lines in Dockerfile: building in .build-release"
