@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# ArchiveGate: the `archivegate serve` HTTP service in a slim Debian image (docs/DEPLOY.md).
+# ArchiveGate: the `archivegate serve` HTTP service in a slim Debian image (docs/DEPLOY.md). Ships
+# `archivegate` (the CLI) and `archivegate-server` beside it, which `archivegate serve` execs.
 #
 #   docker build -t archivegate .
 #   docker run --rm -p 8080:8080 -v archivegate-data:/app/data archivegate
@@ -7,7 +8,8 @@
 # No Docker engine runs on our machines: scripts/check-image lints this file, builds the binary
 # with the very `swift build` line below and proves that the runtime stage's packages provide every
 # shared library it loads. Keep those two lines (`RUN swift build …`, the runtime `apt-get install`)
-# in the form the script parses: one `RUN swift build` line, one runtime `apt-get install` list.
+# in the form the script parses: one plain `RUN swift build … --product NAME` line per binary, one
+# runtime `apt-get install` list.
 
 # ---------------------------------------------------------------------------------------------
 # Build stage: the official Swift image of the toolchain we develop with.
@@ -35,9 +37,15 @@ COPY Sources ./Sources
 COPY Tests ./Tests
 COPY Fuzz ./Fuzz
 # The static Swift runtime (stdlib, Foundation, ICU data) is linked in: the runtime stage needs no
-# Swift toolchain, only the C libraries listed there.
+# Swift toolchain, only the C libraries listed there. Two programs: the CLI links no server code, so
+# each of its calls starts fast (docs/BENCHMARKS.md, "Start-up"); `archivegate serve` execs the server.
 RUN swift build -c release --static-swift-stdlib --product archivegate
-RUN install -D -m 0755 "$(swift build -c release --show-bin-path)/archivegate" /staging/archivegate
+# One plain command per product, not one RUN joined with &&: scripts/check-image and scripts/load
+# read and run each `RUN swift build` line as it is (SwiftPM builds one --product per call).
+# hadolint ignore=DL3059
+RUN swift build -c release --static-swift-stdlib --product archivegate-server
+RUN install -D -m 0755 -t /staging "$(swift build -c release --show-bin-path)/archivegate" \
+        "$(swift build -c release --show-bin-path)/archivegate-server"
 
 # ---------------------------------------------------------------------------------------------
 # Runtime stage: what the binary loads (ldd: zlib1g, libsqlite3-0; libc6, libgcc-s1 and libstdc++6
@@ -62,7 +70,7 @@ RUN groupadd --system --gid 10001 archivegate \
     && mkdir -p /app/data \
     && chown archivegate:archivegate /app/data
 
-COPY --from=build /staging/archivegate /usr/local/bin/archivegate
+COPY --from=build /staging/archivegate /staging/archivegate-server /usr/local/bin/
 
 WORKDIR /app
 # Shipped config (server.json, demo tenant, policies), owned by root and read-only for the

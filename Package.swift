@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "ArchiveGateCore", targets: ["ArchiveGateCore"]),
         .executable(name: "archivegate", targets: ["archivegate"]),
+        // The HTTP service, a program of its own: `archivegate serve` execs it from archivegate's folder.
+        .executable(name: "archivegate-server", targets: ["archivegate-server"]),
         .library(name: "ArchiveGateServer", targets: ["ArchiveGateServer"]),
         .executable(name: "archivegate-bench", targets: ["ArchiveGateBench"]),
     ],
@@ -33,16 +35,32 @@ let package = Package(
         // Plist reading, keyed-archive graph, policy evaluation and JSON rendering.
         // No server, store or network dependency: the CLI, server and benchmarks share it.
         .target(name: "ArchiveGateCore"),
+        // The CLI. No server code: every call's start-up pays for what the binary links (the runtime
+        // scans every protocol conformance record; ld.so relocates every pointer), and NIO,
+        // Hummingbird and PostgresNIO made that most of a 1 KB validate's CPU (docs/BENCHMARKS.md,
+        // "Start-up"). `archivegate serve` execs archivegate-server (ServerHandOver).
         .executableTarget(
             name: "archivegate",
             dependencies: [
                 "ArchiveGateCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                "ArchiveGateServer",
+                "ArchiveGateKeys",
                 "ArchiveGateFetch",
                 "ArchiveGateSQLiteRead",
             ]
         ),
+        // `archivegate serve`: parses the server's flags and runs ArchiveGateServer.
+        .executableTarget(
+            name: "archivegate-server",
+            dependencies: [
+                "ArchiveGateServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // API key hashes (SHA-256) and their hex spelling: shared by the server's tenants and
+        // `archivegate hash-key`, without the server.
+        .target(name: "ArchiveGateKeys", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // Read-only access to forensic SQLite databases for `archivegate scan-db`, over the system
         // SQLite (URI opens); it hides CSQLite3 from its clients, which also load sqlite-nio's SQLite.
         .target(name: "ArchiveGateSQLiteRead", dependencies: ["CSQLite3"]),
@@ -53,6 +71,7 @@ let package = Package(
             name: "ArchiveGateServer",
             dependencies: [
                 "ArchiveGateCore",
+                "ArchiveGateKeys",
                 "ArchiveGateFetch",
                 "ArchiveGateStore",
                 "ArchiveGateInflate",
@@ -128,15 +147,19 @@ let package = Package(
         ),
         // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
         .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"], exclude: ["Regressions/Inputs"]),
-        // Runs the real `archivegate` binary (a dependency so that building the tests builds it).
-        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "ArchiveGateTestSupport", "CSQLite3"]),
+        // Runs the real `archivegate` binary, and archivegate-server through `archivegate serve`
+        // (dependencies so that building the tests builds them).
+        .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "archivegate-server", "ArchiveGateTestSupport", "CSQLite3"]),
         .testTarget(
             name: "ArchiveGateServerTests",
             dependencies: [
                 "ArchiveGateServer",
+                "ArchiveGateKeys",
                 "ArchiveGateStore",
-                // Built so the graceful-shutdown test can spawn the real `archivegate serve`.
+                // Built so the graceful-shutdown and replica tests can spawn the real `archivegate serve`
+                // (which execs archivegate-server).
                 "archivegate",
+                "archivegate-server",
                 "ArchiveGateTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -7,8 +7,19 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         commandName: "archivegate",
         abstract: "Decode untrusted NSKeyedArchiver archives under a class policy, without instantiating anything.",
         discussion: """
-        Exit codes: 0 valid/converted, 1 rejected by policy, 2 malformed input or limit exceeded, 64 usage.
+        Exit codes: 0 valid/converted, 1 rejected by policy, 2 malformed input or limit exceeded, 64 usage, \
+        69 `serve` without archivegate-server beside archivegate.
         """,
         subcommands: [ValidateCommand.self, ConvertCommand.self, EncodeCommand.self, SanitizeCommand.self, ScanDBCommand.self, FetchCommand.self, PolicyCommand.self, ServeCommand.self, HashKeyCommand.self]
     )
+
+    /// `archivegate serve …` goes to the server before anything is parsed, so that every argument
+    /// after `serve` (`--help` included) is the server's to read; everything else is parsed here.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == ServeCommand.configuration.commandName {
+            ServeCommand.handOver(Array(arguments.dropFirst()))
+        }
+        await main(arguments)
+    }
 }

@@ -1,4 +1,4 @@
-import ArchiveGateServer
+import ArchiveGateKeys
 import ArgumentParser
 
 /// `archivegate hash-key [KEY]`: prints the SHA-256 hex of an API key for a tenant file's `keys`.

@@ -1,54 +1,35 @@
-import ArchiveGateServer
 import ArgumentParser
 import Foundation
-import Logging
 
-/// `archivegate serve`: the HTTP service. Flags override `ARCHIVEGATE_*` variables, which override
-/// `<config>/server.json`, which overrides the defaults (127.0.0.1:8080). SIGTERM drains, exit 0.
-struct ServeCommand: AsyncParsableCommand {
+/// `archivegate serve`: hands the process over to `archivegate-server`, the HTTP service, installed
+/// next to this binary. The server is a separate program so that every other command starts without
+/// loading it: linking NIO, Hummingbird, swift-crypto and PostgresNIO into the CLI made each call's
+/// start-up scan their protocol conformances and relocate a binary several times larger
+/// (docs/BENCHMARKS.md, "Start-up"). The hand-over is an exec, so the process id, arguments,
+/// environment, working directory and open descriptors stay the server's: SIGTERM to the pid that
+/// was started stops the server, and its exit code is the command's.
+struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve the HTTP API (POST /v1/validate, /v1/convert; /healthz, /readyz, /metrics, /openapi.yaml)."
+        abstract: "Serve the HTTP API (POST /v1/validate, /v1/convert; /healthz, /readyz, /metrics, /openapi.yaml).",
+        discussion: """
+        Runs \(ServerHandOver.programName), installed next to archivegate, with the arguments that follow \
+        `serve`, unparsed: `archivegate serve --help` prints the server's own help (--config, --host, --port, \
+        --extra-tenants, --log-level). Exit code 69 when \(ServerHandOver.programName) is missing.
+        """
     )
 
-    @Option(name: .long, help: "Configuration folder holding server.json and tenants/ (default: $ARCHIVEGATE_CONFIG_DIR, else ./config if present, else built-in defaults).")
-    var config: String?
+    @Argument(parsing: .captureForPassthrough, help: "The server's options, passed on unchanged.")
+    var arguments: [String] = []
 
-    @Option(name: .long, help: "Interface to bind (overrides http.host).")
-    var host: String?
-
-    @Option(name: .long, help: "TCP port (overrides http.port).")
-    var port: Int?
-
-    @Option(name: .long, help: "A further folder of tenant files, loaded after tenants.directory (repeatable; scripts/serve adds the demo tenant this way).")
-    var extraTenants: [String] = []
-
-    @Option(name: .long, help: "trace, debug, info, notice, warning, error or critical (overrides log.level).")
-    var logLevel: String?
-
-    func run() async throws {
-        var overrides: [String: String] = [:]
-        if let host { overrides["http.host"] = host }
-        if let port { overrides["http.port"] = String(port) }
-        if let logLevel { overrides["log.level"] = logLevel }
-        let environment = ProcessInfo.processInfo.environment
-        var configuration = try await ServerConfiguration.load(
-            configDirectory: config ?? Self.defaultConfigDirectory(environment), overrides: overrides, environment: environment)
-        configuration.extraTenantsDirectories = extraTenants
-
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = configuration.logLevel
-            return handler
-        }
-        var logger = Logger(label: "archivegate")
-        logger.logLevel = configuration.logLevel
-        try await runServer(configuration: configuration, logger: logger)
+    func run() throws {
+        Self.handOver(arguments)
     }
 
-    private static func defaultConfigDirectory(_ environment: [String: String]) -> String? {
-        if let directory = environment["ARCHIVEGATE_CONFIG_DIR"], !directory.isEmpty { return directory }
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: "config", isDirectory: &isDirectory) && isDirectory.boolValue ? "config" : nil
+    /// Execs the server with `arguments`; on failure prints the one line and exits with its code.
+    static func handOver(_ arguments: [String]) -> Never {
+        let failure = ServerHandOver.exec(arguments: arguments)
+        Terminal.error(failure.message)
+        Foundation.exit(failure.exitCode)
     }
 }

@@ -17,14 +17,23 @@ extension CLIRunner {
         func postStatus(_ path: String, key: String, body: [UInt8]) throws -> Int {
             let file = directory.appendingPathComponent("body-\(UUID().uuidString)")
             try Data(body).write(to: file)
+            return try curlStatus(path, ["-H", "Authorization: Bearer \(key)", "-H", "Content-Type: application/octet-stream",
+                                         "--data-binary", "@\(file.path)"])
+        }
+
+        /// The status `curl` got for a GET of `path`.
+        func getStatus(_ path: String) throws -> Int {
+            try curlStatus(path, [])
+        }
+
+        private func curlStatus(_ path: String, _ arguments: [String]) throws -> Int {
             let curl = Process()
             curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
             // Other tests in this process set proxy variables to prove the fetcher ignores them; curl
             // must not inherit them, or it would talk to their proxy instead of this server.
             curl.environment = ["PATH": "/usr/bin:/bin"]
-            curl.arguments = ["-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(key)",
-                              "-H", "Content-Type: application/octet-stream", "--data-binary", "@\(file.path)",
-                              "http://127.0.0.1:\(port)\(path)"]
+            curl.arguments = ["-s", "--noproxy", "*", "-o", "/dev/null", "-w", "%{http_code}"] + arguments
+                + ["http://127.0.0.1:\(port)\(path)"]
             let output = Pipe()
             curl.standardOutput = output
             try curl.run()

@@ -1,3 +1,4 @@
+import ArchiveGateKeys
 @testable import ArchiveGateServer
 import ArchiveGateFetch
 import Foundation

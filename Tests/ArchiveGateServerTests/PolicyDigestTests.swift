@@ -1,3 +1,4 @@
+import ArchiveGateKeys
 import ArchiveGateServer
 import ArchiveGateStore
 import Foundation

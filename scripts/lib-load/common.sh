@@ -18,7 +18,8 @@ lg_staged_dockerfile() {
                stage != "" && !/^[[:space:]]*#/ {print stage "\t" $0}'
 }
 
-# Sets LG_BIN to a release `archivegate`. Run from the repository root.
+# Sets LG_BIN to a release `archivegate` (with `archivegate-server`, which `archivegate serve` execs,
+# in the same folder). Run from the repository root.
 lg_build_binary() {
     if [ -n "${ARCHIVEGATE_BIN:-}" ]; then
         [ -x "$ARCHIVEGATE_BIN" ] || lg_die "ARCHIVEGATE_BIN=$ARCHIVEGATE_BIN is not an executable"
@@ -27,17 +28,21 @@ lg_build_binary() {
         return
     fi
     local root="$PWD" context="$PWD/.build-image-context" scratch="$PWD/.build-release-static"
-    local build_line copy_line source path words
-    build_line="$(lg_staged_dockerfile | awk -F'\t' '$1 == "build" && $2 ~ /^RUN swift build /{print $2}')"
-    if [ "$(printf '%s\n' "$build_line" | grep -c .)" -ne 1 ] || [[ "$build_line" == *['&;|$`<>']* ]]; then
-        # The Dockerfile no longer has the one plain line check-image parses: a build of our own.
-        lg_say "no single plain 'RUN swift build' line in Dockerfile: building in .build-release"
+    local build_line copy_line source path words plain=1
+    local -a build_lines build_command
+    # One `RUN swift build … --product X` line per binary the image ships.
+    mapfile -t build_lines < <(lg_staged_dockerfile | awk -F'\t' '$1 == "build" && $2 ~ /^RUN swift build /{print $2}')
+    for build_line in "${build_lines[@]}"; do
+        if [[ "$build_line" == *['&;|$`<>']* ]]; then plain=0; fi
+    done
+    if [ "${#build_lines[@]}" -eq 0 ] || [ "$plain" -eq 0 ]; then
+        # The Dockerfile no longer has the plain lines check-image parses: a build of our own.
+        lg_say "no plain 'RUN swift build' lines in Dockerfile: building in .build-release"
         swift build -c release --product archivegate --scratch-path .build-release >&2
+        swift build -c release --product archivegate-server --scratch-path .build-release >&2
         LG_BIN="$root/.build-release/release/archivegate"
         return
     fi
-    local -a build_command
-    read -r -a build_command <<< "${build_line#RUN }"
     rm -rf "$context" && mkdir -p "$context"
     while IFS= read -r copy_line; do
         read -r -a words <<< "$copy_line"
@@ -46,12 +51,17 @@ lg_build_binary() {
             for path in $source; do if [ -e "$path" ]; then cp -al --parents "$path" "$context/"; fi; done
         done
     done < <(lg_staged_dockerfile | awk -F'\t' '$1 == "build" && $2 ~ /^COPY / && $2 !~ /--from/ {print $2}')
-    lg_say "building the image's binary: ${build_command[*]} (in ${context#"$root"/}, scratch ${scratch#"$root"/}; shared with scripts/check-image)"
     local started=$SECONDS
-    "${build_command[@]}" --package-path "$context" --scratch-path "$scratch" >&2 || lg_die "release build failed"
+    for build_line in "${build_lines[@]}"; do
+        read -r -a build_command <<< "${build_line#RUN }"
+        lg_say "building the image's binary: ${build_command[*]} (in ${context#"$root"/}, scratch ${scratch#"$root"/}; shared with scripts/check-image)"
+        "${build_command[@]}" --package-path "$context" --scratch-path "$scratch" >&2 || lg_die "release build failed"
+    done
     LG_BIN="$("${build_command[0]}" build -c release --package-path "$context" --scratch-path "$scratch" --show-bin-path)/archivegate"
     [ -x "$LG_BIN" ] || lg_die "no binary at $LG_BIN"
-    lg_say "binary ready after $((SECONDS - started)) s: $LG_BIN"
+    [ -x "$(dirname "$LG_BIN")/archivegate-server" ] \
+        || lg_die "no archivegate-server beside $LG_BIN: the Dockerfile needs a 'RUN swift build … --product archivegate-server' line"
+    lg_say "binaries ready after $((SECONDS - started)) s: $LG_BIN and archivegate-server"
 }
 
 # wrk from Debian when missing (root only).

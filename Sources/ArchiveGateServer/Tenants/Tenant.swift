@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateKeys
 import ArchiveGateStore
 
 /// One customer of the service: who they are, how they authenticate, which policy their archives

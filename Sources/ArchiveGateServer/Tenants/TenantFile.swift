@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateKeys
 import ArchiveGateStore
 import Crypto
 import Foundation

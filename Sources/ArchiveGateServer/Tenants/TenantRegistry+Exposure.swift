@@ -1,3 +1,4 @@
+import ArchiveGateKeys
 /// The start-up check that keeps a published key off a reachable server.
 extension TenantRegistry {
     /// Throws when `host` is not a loopback address and a tenant accepts the key published in

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateKeys
 import Foundation
 
 extension TenantRegistry {

@@ -1,3 +1,4 @@
+import ArchiveGateKeys
 /// All tenants, looked up by API key.
 public struct TenantRegistry: Sendable {
     public let tenants: [Tenant]
