@@ -8,11 +8,11 @@ public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
     /// The per-request series, by label values (`MetricHandleCache`).
-    private let requestCounters = MetricHandleCache<[String], Counter>()
+    private let requestCounters = MetricHandleCache<[String], Metrics.Counter>()
     private let requestTimers = MetricHandleCache<[String], Metrics.Timer>()
-    private let archiveRecorders = MetricHandleCache<String, Recorder>()
-    private let violationCounters = MetricHandleCache<[String], Counter>()
-    private let findingCounters = MetricHandleCache<[String], Counter>()
+    private let archiveRecorders = MetricHandleCache<String, Metrics.Recorder>()
+    private let violationCounters = MetricHandleCache<[String], Metrics.Counter>()
+    private let findingCounters = MetricHandleCache<[String], Metrics.Counter>()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
