@@ -7,6 +7,12 @@ import Prometheus
 public struct ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
+    /// The per-request series, by label values (`MetricHandleCache`).
+    private let requestCounters = MetricHandleCache<[String], Metrics.Counter>()
+    private let requestTimers = MetricHandleCache<[String], Metrics.Timer>()
+    private let archiveRecorders = MetricHandleCache<String, Metrics.Recorder>()
+    private let violationCounters = MetricHandleCache<[String], Metrics.Counter>()
+    private let findingCounters = MetricHandleCache<[String], Metrics.Counter>()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
         self.registry = registry
@@ -19,32 +25,37 @@ public struct ServerMetrics: Sendable {
     /// `archivegate_http_requests_total{method,route,status}` and
     /// `archivegate_http_request_duration_seconds{method,route}`.
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
-        Counter(label: "archivegate_http_requests_total",
-                dimensions: [("method", method), ("route", route), ("status", String(status))], factory: factory).increment()
-        Metrics.Timer(label: "archivegate_http_request_duration_seconds",
-                      dimensions: [("method", method), ("route", route)], factory: factory)
-            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        requestCounters.handle([method, route, String(status)]) {
+            Counter(label: "archivegate_http_requests_total",
+                    dimensions: [("method", method), ("route", route), ("status", String(status))], factory: factory)
+        }.increment()
+        requestTimers.handle([method, route]) {
+            Metrics.Timer(label: "archivegate_http_request_duration_seconds", dimensions: [("method", method), ("route", route)], factory: factory)
+        }.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// `archivegate_archive_bytes{tenant}`: sizes of archives after inflation.
     func recordArchive(bytes: Int, tenant: String) {
-        Recorder(label: "archivegate_archive_bytes", dimensions: [("tenant", tenant)], aggregate: true, factory: factory)
-            .record(bytes)
+        archiveRecorders.handle(tenant) {
+            Recorder(label: "archivegate_archive_bytes", dimensions: [("tenant", tenant)], aggregate: true, factory: factory)
+        }.record(bytes)
     }
 
     /// `archivegate_policy_violations_total{code,tenant}`.
     func recordViolations(_ codes: [String], tenant: String) {
         for code in codes {
-            Counter(label: "archivegate_policy_violations_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
-                .increment()
+            violationCounters.handle([code, tenant]) {
+                Counter(label: "archivegate_policy_violations_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
+            }.increment()
         }
     }
 
     /// `archivegate_danger_findings_total{code,tenant}`: danger catalogue findings, acknowledged or not.
     func recordFindings(_ codes: [String], tenant: String) {
         for code in codes {
-            Counter(label: "archivegate_danger_findings_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
-                .increment()
+            findingCounters.handle([code, tenant]) {
+                Counter(label: "archivegate_danger_findings_total", dimensions: [("code", code), ("tenant", tenant)], factory: factory)
+            }.increment()
         }
     }
 

@@ -37,13 +37,22 @@ struct RequestIdMiddleware: RouterMiddleware {
         return value
     }
 
-    /// 128 random bits as 32 hex digits.
+    /// 128 random bits as 32 lower-case hex digits, written straight into the string.
     static func generate() -> String {
         var generator = SystemRandomNumberGenerator()
-        let high = String(generator.next() as UInt64, radix: 16)
-        let low = String(generator.next() as UInt64, radix: 16)
-        return String(repeating: "0", count: 16 - high.count) + high + String(repeating: "0", count: 16 - low.count) + low
+        let high: UInt64 = generator.next(), low: UInt64 = generator.next()
+        return String(unsafeUninitializedCapacity: 32) { text in
+            hexDigits.withUTF8Buffer { digits in
+                for index in 0..<32 {
+                    let bits = index < 16 ? high : low
+                    text[index] = digits[Int(truncatingIfNeeded: bits >> (60 - 4 * (index % 16))) & 0x0F]
+                }
+            }
+            return 32
+        }
     }
+
+    private static let hexDigits: StaticString = "0123456789abcdef"
 }
 
 extension HTTPField.Name {
