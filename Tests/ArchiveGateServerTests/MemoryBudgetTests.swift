@@ -70,15 +70,13 @@ import Glibc
     /// holder was once not admitted within 20 s (see the session-6 note).
     @Test func concurrentUploadsAreCapped() async throws {
         try await TestServer.run(configure: { $0.memory.maxConcurrentUploadsPerTenant = 1; $0.bodyTimeout = .seconds(180) }) { port in
-            let holder = try RawConnection(port: port)
-            defer { holder.close() }
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
-            #expect(holder.send(Array(head.utf8) + [UInt8](repeating: 0, count: 10)))
             // The holder is admitted once its head is read; from then on alpha's next upload is refused.
-            let refusal = try await Self.firstReply(within: .seconds(60), until: { $0.status != 200 }) {
+            let (holder, refusal) = try await Self.admittedHolder(port: port, request: Array(head.utf8) + [UInt8](repeating: 0, count: 10)) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
             }
+            defer { holder.close() }
             #expect(refusal.status == 429)
             #expect(refusal.json["code"] as? String == "tenant.busy")
             let other = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
@@ -91,14 +89,12 @@ import Glibc
             #expect(freed.status == 200)
         }
         try await TestServer.run(configure: { $0.memory.maxConcurrentUploads = 1; $0.bodyTimeout = .seconds(180) }) { port in
-            let holder = try RawConnection(port: port)
-            defer { holder.close() }
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.beta.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
-            #expect(holder.send(Array(head.utf8)))
-            let refusal = try await Self.firstReply(within: .seconds(60), until: { $0.status != 200 }) {
+            let (holder, refusal) = try await Self.admittedHolder(port: port, request: Array(head.utf8)) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
             }
+            defer { holder.close() }
             #expect(refusal.status == 503)
             #expect(refusal.json["code"] as? String == "server.busy")
             // Requests without an upload are not affected.
@@ -211,6 +207,30 @@ import Glibc
 
     /// Sends until `done` holds for a reply, at most until `within` has passed: for conditions the
     /// server reaches by itself (a slot taken, a slot freed) without a sleep deciding the order.
+    /// Opens a connection that sends `request` (an upload's head, its body left unfinished) and
+    /// probes with `probe` until a probe is refused (the holder has the slot). The holder and the
+    /// first probe race for the one slot: when the probe's upload is admitted first, the holder is
+    /// the one refused, gets that answer on its own connection, and every later probe is served.
+    /// Such a holder is replaced by a new one (at most 5 times); the last probe reply is returned.
+    static func admittedHolder(port: Int, request: [UInt8],
+                               probe: () async throws -> TestReply) async throws -> (RawConnection, TestReply) {
+        for _ in 0 ..< 5 {
+            let holder = try RawConnection(port: port)
+            #expect(holder.send(request))
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                let reply = try await probe()
+                if reply.status != 200 { return (holder, reply) }
+                let (answered, closed) = holder.read(waitingAtMost: .milliseconds(1))
+                if !answered.isEmpty || closed { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            holder.close()
+        }
+        Issue.record("no holder was admitted in 5 attempts")
+        throw POSIXError(.EBUSY)
+    }
+
     static func firstReply(within: Duration, until done: (TestReply) -> Bool,
                            _ send: () async throws -> TestReply) async throws -> TestReply {
         let deadline = ContinuousClock.now + within

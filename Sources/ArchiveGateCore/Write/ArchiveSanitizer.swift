@@ -29,9 +29,40 @@ public struct ArchiveSanitizer: Sendable {
     }
 
     /// Sanitizes `bytes`, writing the result in `format` (binary by default).
+    ///
+    /// Under `redact` the output is checked against the policy again: nulling a value can leave its
+    /// holder without a required key (a broken NSUUID under a required `id`), which only the next
+    /// evaluation sees. Such holders are nulled in further rounds until the output validates with no
+    /// violations, so sanitizing the output again gives the same bytes. Each round nulls at least one
+    /// more object nearer `$top`, so the rounds are bounded by the depth limit (and the deadline);
+    /// the violations of later rounds are added to the report.
     public func sanitize(_ bytes: [UInt8], format: PropertyList.Format = .binary) throws(ArchiveGateError) -> Result {
         let policy = inspector.policy
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
+        var result = try writeOnce(bytes, format: format, deadline: deadline)
+        guard policy.onViolation == .redact, var output = result.archive else { return result }
+        let maximumRounds = min(policy.limits.maxDepth, Self.maximumCascade) + 1
+        for _ in 0 ..< maximumRounds {
+            let again = try writeOnce(output, format: format, deadline: deadline)
+            guard !again.report.violations.isEmpty, let rewritten = again.archive, rewritten != output else { return result }
+            result.report.valid = false
+            for violation in again.report.violations where result.report.violations.count < policy.limits.maxViolations {
+                result.report.violations.append(violation)
+            }
+            if again.report.violationsTruncated { result.report.violationsTruncated = true }
+            output = rewritten
+            result.archive = rewritten
+        }
+        throw .archive(ArchiveError(.depthLimitExceeded, path: "",
+                                    "redacting left holders without required keys for more than \(maximumRounds) rounds"))
+    }
+
+    /// The most rounds of required-key cascades `sanitize` follows (each round is a full decode).
+    static let maximumCascade = 64
+
+    private func writeOnce(_ bytes: [UInt8], format: PropertyList.Format,
+                           deadline: DecodeDeadline) throws(ArchiveGateError) -> Result {
+        let policy = inspector.policy
         let archive = try inspector.decode(bytes, deadline: deadline)
         var evaluator = PolicyEvaluator(archive: archive, policy: policy)
         evaluator.deadline = deadline

@@ -126,6 +126,35 @@ import Testing
         #expect(json.contains(#""score":null"#) && json.contains(#""revision":7"#), "\(json)")
     }
 
+    /// FuzzWrite found it: nulling a broken NSUUID under a required `id` left its Note without the
+    /// key, which only a second evaluation saw, so sanitizing the output again nulled the Note too
+    /// (not idempotent). The holders are now nulled in further rounds within one call, and the
+    /// report lists both rounds' violations.
+    @Test func aHolderLeftWithoutARequiredKeyIsNulledToo() throws {
+        let policy = Inspect.policy(#"""
+            {"allow": ["foundation", "Sample.Note", "Sample.Folder"], "onViolation": "redact",
+             "classes": {"Sample.Note": {"keys": {"id": "NSUUID", "title": "NSString"}, "required": ["id"]},
+                         "Sample.Folder": {"keys": {"note": "Sample.Note", "name": "NSString"}}}}
+            """#)
+        var builder = KeyedArchiveBuilder()
+        let brokenID = builder.object(class: builder.classRecord("NSUUID"), fields: [:])
+        let title = builder.add("t")
+        let note = builder.object(class: builder.classRecord("Sample.Note"), fields: ["id": .uid(brokenID), "title": .uid(title)])
+        let name = builder.add("inbox")
+        let folder = builder.object(class: builder.classRecord("Sample.Folder"), fields: ["note": .uid(note), "name": .uid(name)])
+        builder.setTop("root", folder)
+        let sanitizer = ArchiveSanitizer(inspector: ArchiveInspector(policy: policy))
+        let result = try sanitizer.sanitize(builder.binary())
+        #expect(result.report.violations.map(\.code.rawValue) == ["archive.missing_field", "policy.missing_required_key"])
+        #expect(result.report.violations.map(\.path) == ["/root/note/id", "/root/note"])
+        let output = try #require(result.archive)
+        #expect(try sanitizer.sanitize(output).archive == output)
+        let again = try ArchiveInspector(policy: policy).validate(output)
+        #expect(again.valid && again.violations.isEmpty, "\(again.violations)")
+        let json = try #require(try Inspect.json(output, policy: policy))
+        #expect(json.contains(#""note":null"#) && json.contains(#""name":"inbox""#), "\(json)")
+    }
+
     @Test func aRejectingPolicyGivesNoArchive() throws {
         let bytes = try FoundationFixture.archive(SampleAuthor(name: "x"), as: .binary)
         let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: .foundation)).sanitize(bytes)
