@@ -211,10 +211,15 @@ import Glibc
     /// probes with `probe` until a probe is refused (the holder has the slot). The holder and the
     /// first probe race for the one slot: when the probe's upload is admitted first, the holder is
     /// the one refused, gets that answer on its own connection, and every later probe is served.
-    /// Such a holder is replaced by a new one (at most 5 times); the last probe reply is returned.
+    /// Such a holder is replaced by a new one (at most 20 times, backing off); the last probe reply is returned.
     static func admittedHolder(port: Int, request: [UInt8],
                                probe: () async throws -> TestReply) async throws -> (RawConnection, TestReply) {
-        for _ in 0 ..< 5 {
+        var lastAnswer = ""
+        for attempt in 0 ..< 20 {
+            // A probe's lease is returned once the server has seen its answer written, which can lag
+            // the client's read of it: a holder sent right after a probe can find the slot still
+            // taken. Back off before the next holder.
+            if attempt > 0 { try await Task.sleep(for: .milliseconds(100 * attempt)) }
             let holder = try RawConnection(port: port)
             #expect(holder.send(request))
             let deadline = ContinuousClock.now + .seconds(60)
@@ -222,12 +227,15 @@ import Glibc
                 let reply = try await probe()
                 if reply.status != 200 { return (holder, reply) }
                 let (answered, closed) = holder.read(waitingAtMost: .milliseconds(1))
-                if !answered.isEmpty || closed { break }
+                if !answered.isEmpty || closed {
+                    lastAnswer = String(decoding: answered.prefix(400), as: UTF8.self)
+                    break
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
             holder.close()
         }
-        Issue.record("no holder was admitted in 5 attempts")
+        Issue.record("no holder was admitted in 20 attempts; the last was answered: \(lastAnswer)")
         throw POSIXError(.EBUSY)
     }
 
