@@ -30,7 +30,7 @@ public struct ArchiveSanitizer: Sendable {
 
     /// Sanitizes `bytes`, writing the result in `format` (binary by default).
     ///
-    /// Under `redact` the output is checked against the policy again: nulling a value can leave its
+    /// Under `redact`, when something was redacted, the output is checked against the policy again: nulling a value can leave its
     /// holder without a required key (a broken NSUUID under a required `id`), which only the next
     /// evaluation sees. Such holders are nulled in further rounds until the output validates with no
     /// violations, so sanitizing the output again gives the same bytes. Each round nulls at least one
@@ -40,7 +40,9 @@ public struct ArchiveSanitizer: Sendable {
         let policy = inspector.policy
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
         var result = try writeOnce(bytes, format: format, deadline: deadline)
-        guard policy.onViolation == .redact, var output = result.archive else { return result }
+        // Nothing redacted, nothing to cascade: the canonical rewrite of an archive with no
+        // violations has none either (FuzzWrite checks it), so only redacting calls pay for the check.
+        guard policy.onViolation == .redact, !result.report.violations.isEmpty, var output = result.archive else { return result }
         let maximumRounds = min(policy.limits.maxDepth, Self.maximumCascade) + 1
         for _ in 0 ..< maximumRounds {
             let again = try writeOnce(output, format: format, deadline: deadline)
