@@ -2,7 +2,8 @@ import CompressNIO
 import NIOCore
 
 /// Inflates a gzip stream chunk by chunk under an output cap, so a bomb (1 GiB of zeros in 1 MiB)
-/// costs at most `limit` + one 64 KiB window of memory before it is refused.
+/// costs at most `limit` + one 64 KiB window of memory before it is refused (and, while the output
+/// buffer grows, its old and new buffers together: see `feed`).
 ///
 /// Errors (`InflateError`): output past `limit` → `inflatedTooLarge`; a corrupt, truncated or
 /// trailing-garbage stream → `invalidGzip`. Its own module, with no server dependency, so the
@@ -25,27 +26,32 @@ public struct GzipInflater {
         window = ByteBufferAllocator().buffer(capacity: Self.windowSize)
     }
 
-    /// Inflates one chunk of the request body. `admit` is asked for the bytes each time the output
-    /// buffer is about to grow (doubling, so at most 2 × the output is ever allocated), so a caller
-    /// can account for memory as it grows rather than after a small chunk has inflated to
-    /// megabytes; false stops with `growthRefused`.
-    public mutating func feed(_ chunk: ByteBuffer, admitting admit: (Int) -> Bool = { _ in true }) throws(InflateError) {
+    /// Inflates one chunk of the request body, so a caller can account for memory as it grows
+    /// rather than after a small chunk has inflated to megabytes.
+    ///
+    /// The output buffer grows by doubling. Before each growth `admit` is asked for the whole new
+    /// buffer, because the old one is still allocated while its bytes are copied over (old + new =
+    /// 1.5 × the new size at that moment); false stops with `growthRefused`. Once the old buffer is
+    /// freed, `released` is told its size. So what `admit` granted minus what `released` returned
+    /// is always at least what the inflater holds.
+    public mutating func feed(_ chunk: ByteBuffer, admitting admit: (Int) -> Bool = { _ in true },
+                              released: (Int) -> Void = { _ in }) throws(InflateError) {
         var input = chunk
         guard input.readableBytes > 0 else { return }
         while true {
             window.clear()
             do {
                 try decompressor.inflate(from: &input, to: &window)
-                try drainWindow(admit)
+                try drainWindow(admit, released)
                 // A normal return with input left means zlib hit the end of the stream.
                 if input.readableBytes > 0 {
                     throw InflateError(.invalidGzip, "data follows the end of the gzip stream")
                 }
                 return
             } catch let error as CompressNIOError where error == .bufferOverflow {
-                try drainWindow(admit)  // the window is full; keep inflating the same input
+                try drainWindow(admit, released)  // the window is full; keep inflating the same input
             } catch let error as CompressNIOError where error == .inputBufferOverflow {
-                try drainWindow(admit)
+                try drainWindow(admit, released)
                 return
             } catch let error as InflateError {
                 throw error
@@ -74,7 +80,7 @@ public struct GzipInflater {
         return output
     }
 
-    private mutating func drainWindow(_ admit: (Int) -> Bool) throws(InflateError) {
+    private mutating func drainWindow(_ admit: (Int) -> Bool, _ released: (Int) -> Void) throws(InflateError) {
         guard window.readableBytes > 0 else { return }
         guard output.count + window.readableBytes <= limit else {
             throw InflateError(.inflatedTooLarge, limit: limit, "the gzip body inflates past \(limit) bytes")
@@ -82,10 +88,12 @@ public struct GzipInflater {
         let needed = output.count + window.readableBytes
         if needed > output.capacity {
             let grown = max(needed, output.capacity * 2)
-            guard admit(grown - output.capacity) else {
+            let old = output.capacity
+            guard admit(grown) else {
                 throw InflateError(.growthRefused, "more inflated output was refused")
             }
             output.reserveCapacity(grown)
+            released(old)
         }
         output.append(contentsOf: window.readableBytesView)
     }

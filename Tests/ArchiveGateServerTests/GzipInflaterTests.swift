@@ -33,4 +33,43 @@ import Testing
         #expect(cut?.problemError.status == .badRequest)
         #expect(cut?.problemError.code.rawValue == "request.invalid_gzip")
     }
+
+    /// What the caller is asked to admit covers the old and the new output buffer while one is
+    /// copied into the other: an upload accounted this way cannot hold more than was reserved
+    /// (scripts/robustness (h) saw 1.5 × the reservation when only the growth was asked for).
+    @Test func growthIsAdmittedWithTheOldBufferStillHeld() throws {
+        let gzip = try Fixtures.gzip([UInt8](repeating: 0, count: 3 << 20))
+        var inflater = try GzipInflater(limit: 4 << 20)
+        var held = 0, peak = 0, growths = 0
+        var offset = 0
+        while offset < gzip.count {
+            let end = min(offset + 512, gzip.count)
+            try inflater.feed(ByteBuffer(bytes: gzip[offset..<end]), admitting: { bytes in
+                held += bytes
+                peak = max(peak, held)
+                growths += 1
+                return true
+            }, released: { bytes in held -= bytes })
+            offset = end
+        }
+        let output = try inflater.finish()
+        #expect(output.count == 3 << 20)
+        #expect(growths > 2)
+        // Held now: the last buffer, at least the output. At the last growth: that buffer and the
+        // one before it, which was at least half of it.
+        #expect(held >= output.count)
+        #expect(peak >= held + held / 2)
+
+        var refused = try GzipInflater(limit: 4 << 20)
+        var granted = 0
+        let error = #expect(throws: InflateError.self) {
+            try refused.feed(ByteBuffer(bytes: gzip), admitting: { bytes in
+                guard granted + bytes <= 1 << 20 else { return false }
+                granted += bytes
+                return true
+            }, released: { bytes in granted -= bytes })
+        }
+        #expect(error?.code == .growthRefused)
+        #expect(granted <= 1 << 20)
+    }
 }

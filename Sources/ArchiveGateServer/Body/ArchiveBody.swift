@@ -45,11 +45,12 @@ enum ArchiveBody {
                 received += chunk.readableBytes
                 guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }
                 if inflater != nil {
-                    // Reserved window by window: 60 KB of gzip can inflate to 60 MiB in one chunk.
-                    try inflater!.feed(chunk) { bytes in
+                    // Reserved as the output grows: 60 KB of gzip can inflate to 60 MiB in one
+                    // chunk. Each growth reserves the new buffer before the old one is returned.
+                    try inflater!.feed(chunk, admitting: { bytes in
                         do throws(ProblemError) { try lease.reserve(bytes) } catch { refusal = error; return false }
                         return true
-                    }
+                    }, released: { bytes in lease.shrink(by: bytes) })
                 } else {
                     try lease.reserve(chunk.readableBytes)
                     plain.append(contentsOf: chunk.readableBytesView)
