@@ -83,8 +83,10 @@ struct JSONOutput {
 
     mutating func append(contentsOf other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
-    /// Writes a quoted, escaped JSON string from validated UTF-8 (or ASCII) bytes. Runs that need
-    /// no escaping (nearly all text) are found eight bytes at a time and copied in one append.
+    /// Writes a quoted, escaped JSON string from validated UTF-8 (or ASCII) bytes: the project's one
+    /// escape table (`appendEscape`; documented on `JSONDocumentWriter.string`, its public face).
+    /// Runs that need no escaping (nearly all text) are found eight bytes at a time and copied in
+    /// one append.
     mutating func appendString(utf8 source: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         guard let base = source.baseAddress else {

@@ -3,19 +3,20 @@ import ArchiveGateCore
 /// A `ValidationReport` as JSON, byte for byte what `JSONEncoder.sorted` writes (keys sorted,
 /// absent optionals left out), written straight into bytes. Foundation's encoder boxes every value
 /// through `Codable`, builds a tree, then sorts and serializes it: for a 1 KB archive that cost the
-/// server as much CPU as validating the archive (docs/bench-notes/http.md). `ReportJSONTests`
+/// server as much CPU as validating the archive (docs/bench-notes/http.md). The core's
+/// `JSONDocumentWriter` escapes strings as `JSONEncoder` does. `ReportJSONTests`
 /// holds this writer to `JSONEncoder`'s bytes on reports whose every field is set, so a field added
 /// to the report fails the test instead of going missing here.
 enum ReportJSON {
     static func encode(_ report: ValidationReport) -> [UInt8] {
-        var json = JSONBytes(capacity: 640 + 128 * report.classes.count + 256 * (report.violations.count + report.findings.count))
+        var json = JSONDocumentWriter(capacity: 640 + 128 * report.classes.count + 256 * (report.violations.count + report.findings.count))
         json.raw("{\"classes\":[")
         for (index, entry) in report.classes.enumerated() {
             if index > 0 { json.raw(",") }
             write(entry, to: &json)
         }
         json.raw("],\"dangerCatalogueVersion\":")
-        json.int(report.dangerCatalogueVersion)
+        json.integer(report.dangerCatalogueVersion)
         json.raw(",\"findings\":[")
         for (index, finding) in report.findings.enumerated() {
             if index > 0 { json.raw(",") }
@@ -28,7 +29,7 @@ enum ReportJSON {
         json.raw(",\"limits\":")
         write(report.limits, to: &json)
         json.raw(",\"objectCount\":")
-        json.int(report.objectCount)
+        json.integer(report.objectCount)
         json.raw(",\"policy\":")
         json.string(report.policy)
         json.raw(",\"valid\":")
@@ -44,7 +45,7 @@ enum ReportJSON {
         return json.bytes
     }
 
-    private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONBytes) {
+    private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONDocumentWriter) {
         json.raw("{\"admittedBy\":")
         write(entry.admittedBy, to: &json)
         json.raw(",\"allowed\":")
@@ -52,13 +53,13 @@ enum ReportJSON {
         json.raw(",\"claimedClasses\":")
         write(entry.claimedClasses, to: &json)
         json.raw(",\"count\":")
-        json.int(entry.count)
+        json.integer(entry.count)
         json.raw(",\"name\":")
         json.string(entry.name)
         json.raw("}")
     }
 
-    private static func write(_ violation: ValidationReport.Violation, to json: inout JSONBytes) {
+    private static func write(_ violation: ValidationReport.Violation, to json: inout JSONDocumentWriter) {
         json.raw("{")
         if let className = violation.className {
             json.raw("\"class\":")
@@ -77,12 +78,12 @@ enum ReportJSON {
         json.string(violation.path)
         if let uid = violation.uid {
             json.raw(",\"uid\":")
-            json.int(uid)
+            json.integer(uid)
         }
         json.raw("}")
     }
 
-    private static func write(_ finding: ValidationReport.Finding, to json: inout JSONBytes) {
+    private static func write(_ finding: ValidationReport.Finding, to json: inout JSONDocumentWriter) {
         json.raw("{\"acknowledged\":")
         json.bool(finding.acknowledged)
         json.raw(",\"class\":")
@@ -99,18 +100,18 @@ enum ReportJSON {
     }
 
     /// Every limit `DecodeLimits.entries` names (the core's one list of them), in key order.
-    private static func write(_ limits: DecodeLimits, to json: inout JSONBytes) {
+    private static func write(_ limits: DecodeLimits, to json: inout JSONDocumentWriter) {
         json.raw("{")
         for (index, entry) in limits.entries.sorted(by: { $0.name < $1.name }).enumerated() {
             if index > 0 { json.raw(",") }
             json.string(entry.name)
             json.raw(":")
-            json.int(entry.value)
+            json.integer(entry.value)
         }
         json.raw("}")
     }
 
-    private static func write(_ strings: [String], to json: inout JSONBytes) {
+    private static func write(_ strings: [String], to json: inout JSONDocumentWriter) {
         json.raw("[")
         for (index, string) in strings.enumerated() {
             if index > 0 { json.raw(",") }
