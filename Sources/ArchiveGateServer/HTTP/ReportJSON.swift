@@ -10,19 +10,13 @@ import ArchiveGateCore
 enum ReportJSON {
     static func encode(_ report: ValidationReport) -> [UInt8] {
         var json = JSONDocumentWriter(capacity: 640 + 128 * report.classes.count + 256 * (report.violations.count + report.findings.count))
-        json.raw("{\"classes\":[")
-        for (index, entry) in report.classes.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(entry, to: &json)
-        }
-        json.raw("],\"dangerCatalogueVersion\":")
+        json.raw("{\"classes\":")
+        writeArray(report.classes, to: &json) { write($0, to: &$1) }
+        json.raw(",\"dangerCatalogueVersion\":")
         json.integer(report.dangerCatalogueVersion)
-        json.raw(",\"findings\":[")
-        for (index, finding) in report.findings.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(finding, to: &json)
-        }
-        json.raw("],\"findingsTruncated\":")
+        json.raw(",\"findings\":")
+        writeArray(report.findings, to: &json) { write($0, to: &$1) }
+        json.raw(",\"findingsTruncated\":")
         json.bool(report.findingsTruncated)
         json.raw(",\"format\":")
         json.string(report.format.rawValue)
@@ -34,12 +28,9 @@ enum ReportJSON {
         json.string(report.policy)
         json.raw(",\"valid\":")
         json.bool(report.valid)
-        json.raw(",\"violations\":[")
-        for (index, violation) in report.violations.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(violation, to: &json)
-        }
-        json.raw("],\"violationsTruncated\":")
+        json.raw(",\"violations\":")
+        writeArray(report.violations, to: &json) { write($0, to: &$1) }
+        json.raw(",\"violationsTruncated\":")
         json.bool(report.violationsTruncated)
         json.raw("}")
         return json.bytes
@@ -47,11 +38,11 @@ enum ReportJSON {
 
     private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONDocumentWriter) {
         json.raw("{\"admittedBy\":")
-        write(entry.admittedBy, to: &json)
+        writeArray(entry.admittedBy, to: &json) { $1.string($0) }
         json.raw(",\"allowed\":")
         json.bool(entry.allowed)
         json.raw(",\"claimedClasses\":")
-        write(entry.claimedClasses, to: &json)
+        writeArray(entry.claimedClasses, to: &json) { $1.string($0) }
         json.raw(",\"count\":")
         json.integer(entry.count)
         json.raw(",\"name\":")
@@ -111,11 +102,13 @@ enum ReportJSON {
         json.raw("}")
     }
 
-    private static func write(_ strings: [String], to json: inout JSONDocumentWriter) {
+    /// `[e0,e1,…]`, each element written by `writeElement`.
+    private static func writeArray<Element>(_ elements: [Element], to json: inout JSONDocumentWriter,
+                                            _ writeElement: (Element, inout JSONDocumentWriter) -> Void) {
         json.raw("[")
-        for (index, string) in strings.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { json.raw(",") }
-            json.string(string)
+            writeElement(element, &json)
         }
         json.raw("]")
     }
