@@ -35,6 +35,16 @@ struct JSONOutput {
         bytes.reserveCapacity(min(self.chunkSize, 1 << 20) + 4096)
     }
 
+    /// A renderer's output under `limits`' output budget: streamed to `sink` in chunks of about
+    /// `chunkSize` bytes, or, without a sink, kept whole with `wholeCapacityHint` bytes reserved.
+    init(limits: DecodeLimits, sink: JSONChunkConsumer?, chunkSize: Int, wholeCapacityHint: Int) {
+        if let sink {
+            self.init(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, sink: sink, chunkSize: chunkSize)
+        } else {
+            self.init(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, capacityHint: wholeCapacityHint)
+        }
+    }
+
     /// Every byte written so far, flushed or not: what the byte budget counts.
     var writtenCount: Int { flushedCount + bytes.count }
 
