@@ -125,7 +125,7 @@ let package = Package(
         // headers (libcurl4-openssl-dev) are in the default include path.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "ArchiveGateFetch", dependencies: ["CCurl"]),
-        // The loopback HTTP origin the fetch, server and CLI tests share.
+        // The loopback HTTP origin the fetch, server and CLI tests share, and `offCooperativePool`.
         .target(name: "ArchiveGateTestSupport", path: "Tests/ArchiveGateTestSupport"),
         .testTarget(name: "ArchiveGateFetchTests", dependencies: ["ArchiveGateFetch", "ArchiveGateTestSupport"]),
         // Stored results behind the `ResultStore` protocol; SQLite (WAL, synchronous=FULL) is the embedded default.
@@ -149,7 +149,7 @@ let package = Package(
             ]
         ),
         // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
-        .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore", "ArchiveGateSeededRandom"], exclude: ["Regressions/Inputs"]),
+        .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore", "ArchiveGateSeededRandom", "ArchiveGateTestSupport"], exclude: ["Regressions/Inputs"]),
         // Runs the real `archivegate` binary, and archivegate-server through `archivegate serve`
         // (dependencies so that building the tests builds them).
         .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "archivegate-server", "ArchiveGateTestSupport", "CSQLite3"]),
