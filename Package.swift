@@ -116,13 +116,16 @@ let package = Package(
             ]
         ),
         // Release benchmark: ours vs Foundation's NSKeyedUnarchiver on the same bytes (scripts/bench).
-        .executableTarget(name: "ArchiveGateBench", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateBench"),
+        .executableTarget(name: "ArchiveGateBench", dependencies: ["ArchiveGateCore", "ArchiveGateSeededRandom"], path: "Sources/ArchiveGateBench"),
+        // SplitMix64, the seeded generator behind every generated input (benchmark archives, the
+        // oracle's graphs, test fixtures): one algorithm, so a seed means the same everywhere.
+        .target(name: "ArchiveGateSeededRandom"),
         // libcurl (system library + typed wrappers for its variadic calls) and the SSRF-safe fetcher.
         // No pkgConfig: it would add `-lcurl`; libcurl is dlopen'ed on the first fetch (CCurl.h). The
         // headers (libcurl4-openssl-dev) are in the default include path.
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "ArchiveGateFetch", dependencies: ["CCurl"]),
-        // The loopback HTTP origin the fetch, server and CLI tests share.
+        // The loopback HTTP origin the fetch, server and CLI tests share, and `offCooperativePool`.
         .target(name: "ArchiveGateTestSupport", path: "Tests/ArchiveGateTestSupport"),
         .testTarget(name: "ArchiveGateFetchTests", dependencies: ["ArchiveGateFetch", "ArchiveGateTestSupport"]),
         // Stored results behind the `ResultStore` protocol; SQLite (WAL, synchronous=FULL) is the embedded default.
@@ -146,7 +149,7 @@ let package = Package(
             ]
         ),
         // Regressions/Inputs: fuzz-found inputs read by FuzzRegressionTests (data, not sources).
-        .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore"], exclude: ["Regressions/Inputs"]),
+        .testTarget(name: "ArchiveGateCoreTests", dependencies: ["ArchiveGateCore", "ArchiveGateSeededRandom", "ArchiveGateTestSupport"], exclude: ["Regressions/Inputs"]),
         // Runs the real `archivegate` binary, and archivegate-server through `archivegate serve`
         // (dependencies so that building the tests builds them).
         .testTarget(name: "ArchiveGateCLITests", dependencies: ["ArchiveGateCore", "archivegate", "archivegate-server", "ArchiveGateTestSupport", "CSQLite3"]),
@@ -187,7 +190,7 @@ let package = Package(
         ),
         // Differential oracle against Foundation's NSKeyedUnarchiver (scripts/differential; docs/RELIABILITY.md).
         // `--worker` is the Foundation side, run as a child process because corelibs traps on bad input.
-        .executableTarget(name: "ArchiveGateOracle", dependencies: ["ArchiveGateCore"], path: "Sources/ArchiveGateOracle"),
+        .executableTarget(name: "ArchiveGateOracle", dependencies: ["ArchiveGateCore", "ArchiveGateSeededRandom"], path: "Sources/ArchiveGateOracle"),
         // Not a fuzz target: dumps what the reader reads, for scripts/fuzz-differential (vs Python's plistlib).
         .executableTarget(name: "FuzzPlistDump", dependencies: ["ArchiveGateCore"], path: "Fuzz/FuzzPlistDump"),
     ]

@@ -1,3 +1,4 @@
+import ArchiveGateSeededRandom
 import Foundation
 
 /// One benchmark input: a name for `--cases`, how it is made, and the parameters its cache file is
@@ -117,14 +118,14 @@ enum InputGenerator {
             }
             return try archive(node!, xml: false)
         case .sharedString(let count, let length):
-            var generator = SplitMix64(seed: 7)
+            var generator = SeededRandom(seed: 7)
             let shared = text(length: length, using: &generator) as NSString
             let root = IdentityArray(objects: Array(repeating: shared, count: count))
             return try archive(root, xml: false)
         case .records(let count, let xml):
             return try archive(IdentityArray(objects: records(count: count)), xml: xml)
         case .attachments(let count, let textLength, let dataLength):
-            var generator = SplitMix64(seed: 11)
+            var generator = SeededRandom(seed: 11)
             let items = (0 ..< count).map { index in
                 Attachment(name: "attachment-\(index).bin", text: text(length: textLength, using: &generator),
                            bytes: Data((0 ..< dataLength).map { _ in UInt8(truncatingIfNeeded: generator.next()) }))
@@ -147,7 +148,7 @@ enum InputGenerator {
     /// Deterministic posts: same parameters, same objects (and with deterministic hashing, the
     /// same archive bytes).
     static func posts(count: Int, bodyLength: Int, authors authorCount: Int) -> [Post] {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededRandom(seed: 42)
         let people = (0 ..< authorCount).map { index in
             Person(name: "Author \(index) \(words[index % words.count].capitalized)",
                    email: "author\(index)@example.org")
@@ -169,7 +170,7 @@ enum InputGenerator {
 
     /// Deterministic dense records (issue 18's shape): about 1,040 archive bytes in 11 objects each (~95 bytes per object).
     static func records(count: Int) -> [Record] {
-        var generator = SplitMix64(seed: 18)
+        var generator = SeededRandom(seed: 18)
         let vocabulary = (0 ..< 24).map { "tag-\(words[$0])" }
         let kinds = ["draft", "published", "archived", "deleted"]
         let epoch = Date(timeIntervalSinceReferenceDate: 700_000_000)
@@ -196,7 +197,7 @@ enum InputGenerator {
         }
     }
 
-    private static func text(length: Int, using generator: inout SplitMix64) -> String {
+    private static func text(length: Int, using generator: inout SeededRandom) -> String {
         var text = ""
         text.reserveCapacity(length + 16)
         while text.utf8.count < length {
@@ -212,21 +213,4 @@ enum InputGenerator {
         "minim", "veniam", "quis", "nostrud", "exercitation", "ullamco", "laboris", "nisi", "aliquip",
         "commodo", "consequat", "duis", "aute", "irure", "reprehenderit", "voluptate", "velit", "esse",
     ]
-}
-
-/// A tiny deterministic generator (SplitMix64), so inputs do not depend on the system RNG.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateSeededRandom
 import Foundation
 
 /// Builds random graphs of the Foundation classes ArchiveGate admits and archives them with

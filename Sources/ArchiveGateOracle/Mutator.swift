@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateSeededRandom
 
 /// Applies one family of structured mutation to an archive at the plist level.
 struct Mutator {

@@ -1,4 +1,5 @@
 import ArchiveGateCore
+import ArchiveGateSeededRandom
 import Foundation
 
 /// The differential run: for each index, a Foundation-written archive (from a seeded pool),

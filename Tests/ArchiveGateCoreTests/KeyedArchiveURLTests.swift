@@ -1,4 +1,5 @@
 @testable import ArchiveGateCore
+import ArchiveGateSeededRandom
 import Foundation
 import Testing
 
@@ -7,14 +8,8 @@ import Testing
 @Suite struct KeyedArchiveURLTests {
     /// Strings over the fast path's alphabet and its near misses, from a fixed seed.
     static func generated(count: Int) -> [String] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int(truncatingIfNeeded: (z ^ (z >> 31)) & 0x7FFF_FFFF)
-        }
+        var random = SeededRandom(seed: 0x9E37_79B9_7F4A_7C15)
+        func next() -> Int { Int(truncatingIfNeeded: random.next() & 0x7FFF_FFFF) }
         let schemes = ["https://", "http://", "file://", "x-app+1.v://", "https:/", "1http://", "://", "mailto:", "h ttp://", ""]
         let pieces = ["a", "Z", "9", "/", "?", "#", "%", "%2F", "%zz", "%4", "-", "_", ".", "!", "~", "*", "'", "(", ")", ";", ":", "@",
                       "&", "=", "+", "$", ",", " ", "[", "]", "\"", "<", ">", "\\", "^", "`", "{", "|", "}", "é", "😀", "\u{7F}", "\t",

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import Foundation
 import Testing
 @testable import ArchiveGateCore
@@ -5,7 +6,12 @@ import Testing
 /// The JSON streamed in chunks (`ArchiveConversion.stream`) is byte for byte the whole document
 /// the CLI wrote before streaming (`convert` + `PlainJSONFilter.apply`), in every mode, at every
 /// chunk size; a failure after the first chunk leaves an unfinished document.
-@Suite struct StreamedRenderingTests {
+///
+/// The comparisons are long and CPU-bound (one-byte chunks, debug build): they run on a thread of
+/// their own (`offCooperativePool`), one test at a time. On the cooperative threads (two on this
+/// machine) they held the pool for over a minute in the full run and starved the fetch tests' 30 s
+/// bounds (ArchiveFetcherLimitTests).
+@Suite(.serialized) struct StreamedRenderingTests {
     /// A sink that keeps what it is given, and refuses everything once it holds `refusesAfter` bytes.
     final class CollectingSink: JSONStreamSink {
         var bytes: [UInt8] = []
@@ -44,16 +50,20 @@ import Testing
         return inspection.json.map { variant.filter.isIdentity ? $0 : variant.filter.apply($0, pretty: variant.pretty) }
     }
 
+    /// The streamed document; nil when the policy rejects the archive. `unfinished` when the sink
+    /// did not get the end of the document.
     static func streamed(_ bytes: [UInt8], _ inspector: ArchiveInspector, _ variant: Variant, chunkSize: Int) throws(ArchiveGateError) -> [UInt8]? {
         let conversion = try inspector.prepareConversion(ByteStorage(bytes))
         guard conversion.rendersJSON else { return nil }
         let sink = CollectingSink()
         let finished = try conversion.stream(mode: variant.mode, pretty: variant.pretty, filter: variant.filter, to: sink, chunkSize: chunkSize)
-        #expect(finished)
-        return sink.bytes
+        return finished ? sink.bytes : Array("unfinished".utf8)
     }
 
-    static func compare(_ bytes: [UInt8], name: String, inspector: ArchiveInspector, chunkSizes: [Int]) {
+    /// Every difference between the whole and the streamed document, for every variant and chunk
+    /// size: returned, not recorded, since it runs off the test's task.
+    static func differences(_ bytes: [UInt8], name: String, inspector: ArchiveInspector, chunkSizes: [Int]) -> [String] {
+        var differences: [String] = []
         for variant in variants {
             let expected: Result<[UInt8]?, ArchiveGateError>
             do throws(ArchiveGateError) { expected = .success(try Self.whole(bytes, inspector, variant)) } catch { expected = .failure(error) }
@@ -62,18 +72,25 @@ import Testing
                 do throws(ArchiveGateError) { actual = .success(try Self.streamed(bytes, inspector, variant, chunkSize: chunkSize)) } catch { actual = .failure(error) }
                 switch (expected, actual) {
                 case (.success(let whole), .success(let stream)):
-                    #expect(whole == stream, "\(name) \(variant) chunk \(chunkSize): streamed bytes differ")
+                    if whole != stream { differences.append("\(name) \(variant) chunk \(chunkSize): streamed bytes differ") }
                 case (.failure(let a), .failure(let b)):
-                    #expect(a.code == b.code, "\(name) \(variant) chunk \(chunkSize)")
+                    if a.code != b.code { differences.append("\(name) \(variant) chunk \(chunkSize): \(a.code) vs \(b.code)") }
                 default:
-                    Issue.record("\(name) \(variant) chunk \(chunkSize): whole \(expected) vs streamed \(actual)")
+                    differences.append("\(name) \(variant) chunk \(chunkSize): whole \(expected) vs streamed \(actual)")
                 }
             }
         }
+        return differences
+    }
+
+    /// `differences`, computed on a thread of its own, each recorded as an issue.
+    static func compare(_ bytes: [UInt8], name: String, inspector: ArchiveInspector, chunkSizes: [Int]) async throws {
+        let found = try await offCooperativePool { differences(bytes, name: name, inspector: inspector, chunkSizes: chunkSizes) }
+        for difference in found { Issue.record(Comment(rawValue: difference)) }
     }
 
     @Test(.enabled(if: SharedMaterial.hasCorpus, Comment(rawValue: SharedMaterial.corpusAbsent)))
-    func corpusStreamsTheWholeDocumentsBytes() throws {
+    func corpusStreamsTheWholeDocumentsBytes() async throws {
         let files = try FileManager.default.subpathsOfDirectory(atPath: SharedMaterial.corpus.path)
             .filter { !$0.hasSuffix(".md") }.sorted()
         #expect(files.count > 50)
@@ -87,29 +104,29 @@ import Testing
                 // Small chunks only for small files: in a debug build they cost seconds per large
                 // file and, running on the shared cooperative threads, starved the timed tests of the
                 // full parallel run for a minute. Every cut position is covered by the stage tests below.
-                Self.compare(bytes, name: file, inspector: inspector, chunkSizes: bytes.count <= 4096 ? [1, 13, 64 << 10] : [4093, 64 << 10])
+                try await Self.compare(bytes, name: file, inspector: inspector, chunkSizes: bytes.count <= 4096 ? [1, 13, 64 << 10] : [4093, 64 << 10])
             }
         }
     }
 
     @Test(arguments: 0 ..< 12)
-    func generatedArchivesStreamTheWholeDocumentsBytes(seed: Int) {
+    func generatedArchivesStreamTheWholeDocumentsBytes(seed: Int) async throws {
         // Sizes kept small: one-byte chunks in a debug build are slow, and this synchronous test runs
         // on the cooperative threads the timed tests of the full parallel run also need.
         let bytes = GeneratedArchive.make(seed: UInt64(seed), objects: 40 + seed * 15)
         let inspector = ArchiveInspector(policy: .inspection)
         #expect((try? inspector.convert(bytes, mode: .plain).json) != nil, "seed \(seed): the generated archive converts")
-        Self.compare(bytes, name: "seed \(seed)", inspector: inspector, chunkSizes: [1, 3, 64, 1000, 64 << 10])
+        try await Self.compare(bytes, name: "seed \(seed)", inspector: inspector, chunkSizes: [1, 3, 64, 1000, 64 << 10])
     }
 
     /// A redacting policy: violating subtrees become null in both paths alike.
-    @Test func redactedArchiveStreamsTheSameBytes() throws {
+    @Test func redactedArchiveStreamsTheSameBytes() async throws {
         var policy = Policy.foundation
         policy.onViolation = .redact
         let bytes = GeneratedArchive.make(seed: 99, objects: 300)
         let inspector = ArchiveInspector(policy: policy)
         #expect(try inspector.convert(bytes, mode: .plain).json != nil)
-        Self.compare(bytes, name: "redacted", inspector: inspector, chunkSizes: [1, 7, 64 << 10])
+        try await Self.compare(bytes, name: "redacted", inspector: inspector, chunkSizes: [1, 7, 64 << 10])
     }
 
     /// An output budget crossed after the first chunk: the error is thrown, the sink has the start of

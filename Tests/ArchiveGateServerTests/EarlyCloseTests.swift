@@ -1,4 +1,5 @@
 @testable import ArchiveGateServer
+import ArchiveGateTestSupport
 import Foundation
 import NIOHTTP1
 import Testing
@@ -59,14 +60,6 @@ import Glibc
             #expect(!closed)
             #expect(second.hasPrefix("HTTP/1.1 200"))
         }
-    }
-}
-
-/// Runs blocking socket work on a thread of its own: blocking a cooperative thread (two on this
-/// machine) could starve the very server the test talks to.
-func offCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

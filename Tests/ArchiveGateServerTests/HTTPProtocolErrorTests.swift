@@ -1,4 +1,5 @@
 @testable import ArchiveGateServer
+import ArchiveGateTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import ArchiveGateServer
+import ArchiveGateTestSupport
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -111,30 +112,15 @@ import Glibc
             $0.memory.maxConcurrentUploads = 1
             $0.sendTimeout = .seconds(5)
         }) { port in
-            let reader = try RawConnection(port: port)
+            let (reader, first) = try await Self.convertLeftUnread(archive, port: port)
             defer { reader.close() }
-            // A small receive buffer: the kernel must not take the whole answer off the server's hands.
-            var size: Int32 = 64 << 10
-            setsockopt(reader.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            let head = "POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
-                + "Content-Type: application/octet-stream\r\nContent-Length: \(archive.count)\r\n\r\n"
-            #expect(reader.send(Array(head.utf8) + archive))
-            let (first, _) = try await offCooperativePool { reader.read(waitingAtMost: .seconds(30)) }
-            #expect(String(decoding: first.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
             // It reads no more: the server cuts it once the connection has stayed unwritable for
             // the 5 s send timeout (counted in /metrics), and the next upload is served.
             let cut = try await Self.firstReply(within: .seconds(60), until: { $0.text.contains("archivegate_send_timeouts_total 1") }) {
                 try await TestServer.send("/metrics", method: .GET, port: port)
             }
             #expect(cut.text.contains("archivegate_send_timeouts_total 1"))
-            let (rest, closed) = try await offCooperativePool { () -> (Int, Bool) in
-                var total = 0
-                while true {
-                    let (bytes, closed) = reader.read(waitingAtMost: .seconds(10))
-                    total += bytes.count
-                    if closed || bytes.isEmpty { return (total, closed) }
-                }
-            }
+            let (rest, closed) = try await Self.readToEnd(reader)
             #expect(closed && first.count + rest < 15 << 20, "read \(first.count + rest) bytes, closed \(closed)")
             let served = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
             #expect(served.status == 200)
@@ -152,29 +138,15 @@ import Glibc
             $0.memory.maxConcurrentUploads = 1
             $0.sendTimeout = .seconds(120)
         }) { port in
-            let reader = try RawConnection(port: port)
+            let (reader, first) = try await Self.convertLeftUnread(archive, port: port)
             defer { reader.close() }
-            var size: Int32 = 64 << 10
-            setsockopt(reader.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-            let head = "POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
-                + "Content-Type: application/octet-stream\r\nContent-Length: \(archive.count)\r\n\r\n"
-            #expect(reader.send(Array(head.utf8) + archive))
-            let (first, _) = try await offCooperativePool { reader.read(waitingAtMost: .seconds(30)) }
-            #expect(String(decoding: first.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
 
             // The answer is on its way but unread: its lease (and the only upload slot) is still held.
             let busy = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
             #expect(busy.status == 503, "\(busy.text.prefix(200))")
             #expect(busy.json["code"] as? String == "server.busy")
 
-            let total = try await offCooperativePool { () -> Int in
-                var total = first.count
-                while true {
-                    let (bytes, closed) = reader.read(waitingAtMost: .seconds(10))
-                    total += bytes.count
-                    if closed || bytes.isEmpty { return total }
-                }
-            }
+            let total = first.count + (try await Self.readToEnd(reader)).count
             #expect(total > 15 << 20)
             let served = try await Self.firstReply(within: .seconds(10), until: { $0.status == 200 }) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
@@ -205,8 +177,39 @@ import Glibc
         #expect(budget.current == MemoryBudget.Usage())
     }
 
-    /// Sends until `done` holds for a reply, at most until `within` has passed: for conditions the
-    /// server reaches by itself (a slot taken, a slot freed) without a sleep deciding the order.
+    /// A `/v1/convert` of `archive` (tenant alpha) on a raw connection with a small receive buffer
+    /// (the kernel must not take the whole answer off the server's hands), of whose answer only the
+    /// first bytes are read: they must start a 200. The caller closes the connection.
+    static func convertLeftUnread(_ archive: [UInt8], port: Int) async throws -> (RawConnection, first: [UInt8]) {
+        let reader = try RawConnection(port: port)
+        var size: Int32 = 64 << 10
+        setsockopt(reader.descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        let head = "POST /v1/convert HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
+            + "Content-Type: application/octet-stream\r\nContent-Length: \(archive.count)\r\n\r\n"
+        #expect(reader.send(Array(head.utf8) + archive))
+        do {
+            let (first, _) = try await offCooperativePool { reader.read(waitingAtMost: .seconds(30)) }
+            #expect(String(decoding: first.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+            return (reader, first)
+        } catch {
+            reader.close()
+            throw error
+        }
+    }
+
+    /// Reads until the server closes the connection or sends nothing for 10 s: the bytes read, and
+    /// whether it closed.
+    static func readToEnd(_ reader: RawConnection) async throws -> (count: Int, closed: Bool) {
+        try await offCooperativePool { () -> (Int, Bool) in
+            var total = 0
+            while true {
+                let (bytes, closed) = reader.read(waitingAtMost: .seconds(10))
+                total += bytes.count
+                if closed || bytes.isEmpty { return (total, closed) }
+            }
+        }
+    }
+
     /// Opens a connection that sends `request` (an upload's head, its body left unfinished) and
     /// probes with `probe` until a probe is refused (the holder has the slot). The holder and the
     /// first probe race for the one slot: when the probe's upload is admitted first, the holder is
@@ -239,6 +242,8 @@ import Glibc
         throw POSIXError(.EBUSY)
     }
 
+    /// Sends until `done` holds for a reply, at most until `within` has passed: for conditions the
+    /// server reaches by itself (a slot taken, a slot freed) without a sleep deciding the order.
     static func firstReply(within: Duration, until done: (TestReply) -> Bool,
                            _ send: () async throws -> TestReply) async throws -> TestReply {
         let deadline = ContinuousClock.now + within

@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import AsyncHTTPClient
 import Foundation
 import Testing

@@ -85,8 +85,8 @@ import Testing
 
     @Test func integersAtTheEdges() {
         for value in [0, 1, -1, 9, 10, -10, 1_000_000, Int.max, Int.min] {
-            var json = JSONBytes(capacity: 0)
-            json.int(value)
+            var json = JSONDocumentWriter(capacity: 0)
+            json.integer(value)
             #expect(String(decoding: json.bytes, as: UTF8.self) == String(value))
         }
     }

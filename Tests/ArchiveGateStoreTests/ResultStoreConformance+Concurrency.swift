@@ -4,7 +4,11 @@ import Testing
 
 /// Concurrency, several stores on one database (as several processes or replicas), closing and re-opening.
 extension ResultStoreConformance {
-    static func thirtyTwoConcurrentWritersAllSucceed(_ kind: StoreKind) async throws {
+    /// `afterwards`: a check of the store's own, run on the store the writers used (SQLite's
+    /// `integrity_check`).
+    static func thirtyTwoConcurrentWritersAllSucceed(
+        _ kind: StoreKind, afterwards: (any TestStore) async throws -> Void = { _ in }
+    ) async throws {
         try await withStore(kind) { store, _, _ in
             let ids = try await withThrowingTaskGroup(of: String.self) { group in
                 for seed in 0..<32 {
@@ -19,6 +23,7 @@ extension ResultStoreConformance {
             }
             #expect(ids.count == 32)
             #expect(try await store.physicalRowCount() == 32)
+            try await afterwards(store)
         }
     }
 

@@ -1,10 +1,15 @@
 import Testing
+@testable import ArchiveGateStore
 
 /// `ResultStoreConformance` against the embedded SQLite store (a temporary file per test).
 @Suite(.timeLimit(.minutes(2)))
 struct SQLiteConformanceTests {
+    /// And the file passes SQLite's `integrity_check` afterwards.
     @Test func thirtyTwoConcurrentWritersAllSucceed() async throws {
-        try await ResultStoreConformance.thirtyTwoConcurrentWritersAllSucceed(.sqlite)
+        try await ResultStoreConformance.thirtyTwoConcurrentWritersAllSucceed(.sqlite) { store in
+            let sqlite = try #require(store as? SQLiteResultStore)
+            #expect(try await sqlite.integrityCheck() == ["ok"])
+        }
     }
 
     @Test func theSameArchiveStoredThroughTwoStoresAtOnceGetsOneId() async throws {

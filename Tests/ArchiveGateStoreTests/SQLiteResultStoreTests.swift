@@ -20,25 +20,6 @@ import Testing
         }
     }
 
-    @Test func thirtyTwoConcurrentWritersAllSucceed() async throws {
-        try await withSQLiteStore { store, _, _ in
-            let ids = try await withThrowingTaskGroup(of: String.self) { group in
-                for seed in 0..<32 {
-                    group.addTask {
-                        let outcome = try await store.put(Sample.result(tenant: "t\(seed % 4)", seed: seed))
-                        // Interleave reads with the writes.
-                        _ = try await store.list(tenant: "t\(seed % 4)", limit: 5, cursor: nil)
-                        return outcome.result.id
-                    }
-                }
-                return try await group.reduce(into: Set<String>()) { $0.insert($1) }
-            }
-            #expect(ids.count == 32)
-            #expect(try await store.physicalRowCount() == 32)
-            #expect(try await store.integrityCheck() == ["ok"])
-        }
-    }
-
     @Test func twoStoresOnOneFileWaitForEachOtherInsteadOfFailing() async throws {
         // Two stores stand for two processes (replicas) sharing the file: their writers contend for
         // SQLite's lock, and the busy timeout must absorb it.

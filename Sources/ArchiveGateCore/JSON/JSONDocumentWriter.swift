@@ -1,10 +1,14 @@
-/// Writes a small JSON document field by field with the renderers' own string escaping and
-/// timestamp format, for documents that embed JSON already encoded (the server's stored results
-/// embed their report byte for byte). The caller writes the structure; nothing is validated.
+/// Writes a small JSON document field by field with the renderers' own string escaping, integer
+/// and timestamp format: the server's documents (its stored results embed their report byte for
+/// byte; the validation report is spelled as `JSONEncoder` spells it). The caller writes the
+/// structure (keys in the order it wants); nothing is validated.
 public struct JSONDocumentWriter {
-    private var output = JSONOutput(maxBytes: .max, maxNodes: .max, capacityHint: 1024)
+    private var output: JSONOutput
 
-    public init() {}
+    /// `capacity`: the bytes to reserve, a guess at the document's size.
+    public init(capacity: Int = 1024) {
+        output = JSONOutput(maxBytes: .max, maxNodes: .max, capacityHint: capacity)
+    }
 
     /// The document so far.
     public var bytes: [UInt8] { output.bytes }
@@ -12,7 +16,14 @@ public struct JSONDocumentWriter {
     /// Bytes appended as they are: punctuation, or a value that is already JSON.
     public mutating func raw(_ json: some Collection<UInt8>) { output.append(contentsOf: json) }
 
-    /// A quoted, escaped JSON string.
+    /// Punctuation and keys written as given (`"{\"classes\":"`).
+    public mutating func raw(_ json: StaticString) { output.append(json) }
+
+    /// A quoted, escaped JSON string, escaped as every JSON string the project writes (the
+    /// renderers' table, `JSONOutput.appendString`): `"` and `\` escaped, `\b \t \n \f \r`
+    /// in short form, every other control character as `\u00xx` (lower-case hex); everything
+    /// else, `/`, DEL and non-ASCII included, as is. That is also how `JSONEncoder` with
+    /// `.withoutEscapingSlashes` spells strings.
     public mutating func string(_ text: String) { output.appendString(text) }
 
     /// `"name":`

@@ -35,6 +35,16 @@ struct JSONOutput {
         bytes.reserveCapacity(min(self.chunkSize, 1 << 20) + 4096)
     }
 
+    /// A renderer's output under `limits`' output budget: streamed to `sink` in chunks of about
+    /// `chunkSize` bytes, or, without a sink, kept whole with `wholeCapacityHint` bytes reserved.
+    init(limits: DecodeLimits, sink: JSONChunkConsumer?, chunkSize: Int, wholeCapacityHint: Int) {
+        if let sink {
+            self.init(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, sink: sink, chunkSize: chunkSize)
+        } else {
+            self.init(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, capacityHint: wholeCapacityHint)
+        }
+    }
+
     /// Every byte written so far, flushed or not: what the byte budget counts.
     var writtenCount: Int { flushedCount + bytes.count }
 
@@ -83,8 +93,10 @@ struct JSONOutput {
 
     mutating func append(contentsOf other: some Collection<UInt8>) { bytes.append(contentsOf: other) }
 
-    /// Writes a quoted, escaped JSON string from validated UTF-8 (or ASCII) bytes. Runs that need
-    /// no escaping (nearly all text) are found eight bytes at a time and copied in one append.
+    /// Writes a quoted, escaped JSON string from validated UTF-8 (or ASCII) bytes: the project's one
+    /// escape table (`appendEscape`; documented on `JSONDocumentWriter.string`, its public face).
+    /// Runs that need no escaping (nearly all text) are found eight bytes at a time and copied in
+    /// one append.
     mutating func appendString(utf8 source: UnsafeBufferPointer<UInt8>) {
         bytes.append(UInt8(ascii: "\""))
         guard let base = source.baseAddress else {

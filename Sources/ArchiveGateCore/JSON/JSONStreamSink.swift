@@ -19,7 +19,7 @@ protocol JSONChunkConsumer: AnyObject {
 /// whole-document path's `filter.apply(json, pretty:)`.
 final class JSONStreamPipeline: JSONChunkConsumer {
     private var filter: PlainJSONFilterStream?
-    private var indenter: JSONPrettyStream?
+    private var indenter: JSONPrettyPrinter?
     private let sink: JSONStreamSink
     private var filtered: [UInt8] = []
     private var indented: [UInt8] = []
@@ -28,7 +28,7 @@ final class JSONStreamPipeline: JSONChunkConsumer {
 
     init(filter: PlainJSONFilter, pretty: Bool, sink: JSONStreamSink) {
         self.filter = filter.isIdentity ? nil : PlainJSONFilterStream(filter: filter)
-        self.indenter = pretty ? JSONPrettyStream() : nil
+        self.indenter = pretty ? JSONPrettyPrinter() : nil
         self.sink = sink
     }
 

@@ -1,5 +1,6 @@
-/// `PlainJSONFilter` fed in chunks: the same decisions as the whole-document filter, made when
-/// the bytes they look at have arrived. A member whose key, `null` or `$class` value runs past the
+/// `PlainJSONFilter`'s switches, applied to compact JSON fed in chunks (streamed output) or once
+/// (`PlainJSONFilter.apply`, a whole document): each decision is made when the bytes it looks at
+/// have arrived. A member whose key, `null` or `$class` value runs past the
 /// end of a chunk is held back (nothing of it written) and decided with the next chunk; so the
 /// bytes held are at most one member's key and class name, or a run of dropped members.
 struct PlainJSONFilterStream {
@@ -52,18 +53,28 @@ struct PlainJSONFilterStream {
             }
             if index >= input.count { return }
             if inString {
+                // Scanned like `stringEnd`: a backslash skips the byte after it (which may be the
+                // first of the next chunk: `escaped`).
                 let start = index
+                if escaped {
+                    escaped = false
+                    index += 1
+                }
                 while index < input.count {
                     let byte = input[index]
+                    if byte == UInt8(ascii: "\\") {
+                        index += 2
+                        continue
+                    }
                     index += 1
-                    if escaped {
-                        escaped = false
-                    } else if byte == UInt8(ascii: "\\") {
-                        escaped = true
-                    } else if byte == UInt8(ascii: "\"") {
+                    if byte == UInt8(ascii: "\"") {
                         inString = false
                         break
                     }
+                }
+                if index > input.count {
+                    escaped = true
+                    index = input.count
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: input[start ..< index]))
                 continue
@@ -124,7 +135,7 @@ struct PlainJSONFilterStream {
     }
 
     /// The index just past the string literal starting at `start` (its opening quote); nil when it
-    /// runs past the end of `input` (at the end of the document: the end, as the whole-document filter does).
+    /// runs past the end of `input` (at the end of the document: the end).
     private static func stringEnd(_ input: UnsafeBufferPointer<UInt8>, from start: Int, final: Bool) -> Int? {
         var index = start + 1
         while index < input.count {

@@ -53,12 +53,7 @@ struct PlainRenderer {
         self.classOpenings = Array(repeating: [], count: archive.classes.count)
         self.redactions = redactions
         self.limits = limits
-        if let sink {
-            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, sink: sink, chunkSize: chunkSize)
-        } else {
-            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
-                                     capacityHint: archive.plist.bytes.count * 2)
-        }
+        self.output = JSONOutput(limits: limits, sink: sink, chunkSize: chunkSize, wholeCapacityHint: archive.plist.bytes.count * 2)
         self.enteredAt = Array(repeating: -1, count: archive.objectCount)
     }
 

@@ -32,12 +32,7 @@ struct TypedRenderer {
         self.nestedJSON = nestedJSON
         self.redactions = redactions
         self.limits = limits
-        if let sink {
-            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes, sink: sink, chunkSize: chunkSize)
-        } else {
-            self.output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
-                                     capacityHint: archive.plist.bytes.count * 3)
-        }
+        self.output = JSONOutput(limits: limits, sink: sink, chunkSize: chunkSize, wholeCapacityHint: archive.plist.bytes.count * 3)
     }
 
     /// Writes the document into `output`; its last bytes stay buffered (see `JSONOutput.flushIfFull`).

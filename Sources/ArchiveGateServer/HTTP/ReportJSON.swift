@@ -3,62 +3,54 @@ import ArchiveGateCore
 /// A `ValidationReport` as JSON, byte for byte what `JSONEncoder.sorted` writes (keys sorted,
 /// absent optionals left out), written straight into bytes. Foundation's encoder boxes every value
 /// through `Codable`, builds a tree, then sorts and serializes it: for a 1 KB archive that cost the
-/// server as much CPU as validating the archive (docs/bench-notes/http.md). `ReportJSONTests`
+/// server as much CPU as validating the archive (docs/bench-notes/http.md). The core's
+/// `JSONDocumentWriter` escapes strings as `JSONEncoder` does. `ReportJSONTests`
 /// holds this writer to `JSONEncoder`'s bytes on reports whose every field is set, so a field added
 /// to the report fails the test instead of going missing here.
 enum ReportJSON {
     static func encode(_ report: ValidationReport) -> [UInt8] {
-        var json = JSONBytes(capacity: 640 + 128 * report.classes.count + 256 * (report.violations.count + report.findings.count))
-        json.raw("{\"classes\":[")
-        for (index, entry) in report.classes.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(entry, to: &json)
-        }
-        json.raw("],\"dangerCatalogueVersion\":")
-        json.int(report.dangerCatalogueVersion)
-        json.raw(",\"findings\":[")
-        for (index, finding) in report.findings.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(finding, to: &json)
-        }
-        json.raw("],\"findingsTruncated\":")
+        var json = JSONDocumentWriter(capacity: 640 + 128 * report.classes.count + 256 * (report.violations.count + report.findings.count))
+        json.raw("{\"classes\":")
+        writeArray(report.classes, to: &json) { write($0, to: &$1) }
+        json.raw(",\"dangerCatalogueVersion\":")
+        json.integer(report.dangerCatalogueVersion)
+        json.raw(",\"findings\":")
+        writeArray(report.findings, to: &json) { write($0, to: &$1) }
+        json.raw(",\"findingsTruncated\":")
         json.bool(report.findingsTruncated)
         json.raw(",\"format\":")
         json.string(report.format.rawValue)
         json.raw(",\"limits\":")
         write(report.limits, to: &json)
         json.raw(",\"objectCount\":")
-        json.int(report.objectCount)
+        json.integer(report.objectCount)
         json.raw(",\"policy\":")
         json.string(report.policy)
         json.raw(",\"valid\":")
         json.bool(report.valid)
-        json.raw(",\"violations\":[")
-        for (index, violation) in report.violations.enumerated() {
-            if index > 0 { json.raw(",") }
-            write(violation, to: &json)
-        }
-        json.raw("],\"violationsTruncated\":")
+        json.raw(",\"violations\":")
+        writeArray(report.violations, to: &json) { write($0, to: &$1) }
+        json.raw(",\"violationsTruncated\":")
         json.bool(report.violationsTruncated)
         json.raw("}")
         return json.bytes
     }
 
-    private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONBytes) {
+    private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONDocumentWriter) {
         json.raw("{\"admittedBy\":")
-        write(entry.admittedBy, to: &json)
+        writeArray(entry.admittedBy, to: &json) { $1.string($0) }
         json.raw(",\"allowed\":")
         json.bool(entry.allowed)
         json.raw(",\"claimedClasses\":")
-        write(entry.claimedClasses, to: &json)
+        writeArray(entry.claimedClasses, to: &json) { $1.string($0) }
         json.raw(",\"count\":")
-        json.int(entry.count)
+        json.integer(entry.count)
         json.raw(",\"name\":")
         json.string(entry.name)
         json.raw("}")
     }
 
-    private static func write(_ violation: ValidationReport.Violation, to json: inout JSONBytes) {
+    private static func write(_ violation: ValidationReport.Violation, to json: inout JSONDocumentWriter) {
         json.raw("{")
         if let className = violation.className {
             json.raw("\"class\":")
@@ -77,12 +69,12 @@ enum ReportJSON {
         json.string(violation.path)
         if let uid = violation.uid {
             json.raw(",\"uid\":")
-            json.int(uid)
+            json.integer(uid)
         }
         json.raw("}")
     }
 
-    private static func write(_ finding: ValidationReport.Finding, to json: inout JSONBytes) {
+    private static func write(_ finding: ValidationReport.Finding, to json: inout JSONDocumentWriter) {
         json.raw("{\"acknowledged\":")
         json.bool(finding.acknowledged)
         json.raw(",\"class\":")
@@ -99,22 +91,24 @@ enum ReportJSON {
     }
 
     /// Every limit `DecodeLimits.entries` names (the core's one list of them), in key order.
-    private static func write(_ limits: DecodeLimits, to json: inout JSONBytes) {
+    private static func write(_ limits: DecodeLimits, to json: inout JSONDocumentWriter) {
         json.raw("{")
         for (index, entry) in limits.entries.sorted(by: { $0.name < $1.name }).enumerated() {
             if index > 0 { json.raw(",") }
             json.string(entry.name)
             json.raw(":")
-            json.int(entry.value)
+            json.integer(entry.value)
         }
         json.raw("}")
     }
 
-    private static func write(_ strings: [String], to json: inout JSONBytes) {
+    /// `[e0,e1,…]`, each element written by `writeElement`.
+    private static func writeArray<Element>(_ elements: [Element], to json: inout JSONDocumentWriter,
+                                            _ writeElement: (Element, inout JSONDocumentWriter) -> Void) {
         json.raw("[")
-        for (index, string) in strings.enumerated() {
+        for (index, element) in elements.enumerated() {
             if index > 0 { json.raw(",") }
-            json.string(string)
+            writeElement(element, &json)
         }
         json.raw("]")
     }

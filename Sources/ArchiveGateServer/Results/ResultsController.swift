@@ -80,10 +80,8 @@ struct ResultsController {
     @Sendable func json(_ request: Request, context: Context) async throws -> Response {
         let summary = try await find(context, "summary") { store, tenant, id in try await store.summary(tenant: tenant, id: id) }
         guard summary.hasConvertedJSON else { throw ProblemError.resultHasNoJSON }
-        let headers: HTTPFields = [.eTag: summary.etag, .cacheControl: "private, max-age=0, must-revalidate"]
-        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: summary.etag) {
-            return Response(status: .notModified, headers: headers)
-        }
+        let (headers, notModified) = Self.revalidation(request, etag: summary.etag)
+        if let notModified { return notModified }
         // Deleted or expired between the two reads: the same 404 as before.
         let result = try await find(context, "get") { store, tenant, id in try await store.get(tenant: tenant, id: id) }
         guard let json = result.convertedJSON else { throw ProblemError.resultHasNoJSON }
@@ -95,10 +93,8 @@ struct ResultsController {
     @Sendable func archive(_ request: Request, context: Context) async throws -> Response {
         let summary = try await find(context, "summary") { store, tenant, id in try await store.summary(tenant: tenant, id: id) }
         guard summary.hasSanitizedArchive else { throw ProblemError.resultHasNoArchive }
-        let headers: HTTPFields = [.eTag: summary.sanitizedArchiveETag, .cacheControl: "private, max-age=0, must-revalidate"]
-        if let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: summary.sanitizedArchiveETag) {
-            return Response(status: .notModified, headers: headers)
-        }
+        let (headers, notModified) = Self.revalidation(request, etag: summary.sanitizedArchiveETag)
+        if let notModified { return notModified }
         // Deleted or expired between the two reads: the same 404 as before.
         let archive = try await find(context, "archive") { store, tenant, id in try await store.sanitizedArchive(tenant: tenant, id: id) }
         var responseHeaders = headers
@@ -115,6 +111,17 @@ struct ResultsController {
         return Response(status: .noContent)
     }
 
+    /// A stored body's cache headers (its strong `etag`; revalidated on every use, since results
+    /// never change but may be deleted) and, when the request's If-None-Match matches, the 304 to
+    /// answer instead of the body.
+    private static func revalidation(_ request: Request, etag: String) -> (headers: HTTPFields, notModified: Response?) {
+        let headers: HTTPFields = [.eTag: etag, .cacheControl: "private, max-age=0, must-revalidate"]
+        guard let condition = request.headers[.ifNoneMatch], EntityTag.ifNoneMatch(condition, matches: etag) else {
+            return (headers, nil)
+        }
+        return (headers, Response(status: .notModified, headers: headers))
+    }
+
     /// The tenant's result named by the path's id, read by `read`; 404 when there is none.
     private func find<Found: Sendable>(
         _ context: Context, _ operation: String,
@@ -128,5 +135,4 @@ struct ResultsController {
         }
         return found
     }
-
 }

@@ -1,11 +1,12 @@
 import ArchiveGateCore
+import ArchiveGateSeededRandom
 
 /// Seeded archives of every value kind the renderers write: custom objects with null, shared and
 /// nested references, strings that need escaping (quotes, backslashes, control characters,
 /// non-ASCII, `$`-keys), integers, reals, booleans, dates, data, UUIDs, arrays, sets and dictionaries.
 enum GeneratedArchive {
     static func make(seed: UInt64, objects: Int) -> [UInt8] {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         var builder = KeyedArchiveBuilder(capacity: objects * 4)
         let item = builder.classRecord("App.Item", chain: ["App.Item", "NSObject"])
         let texts = ["plain", "quote \" and \\ backslash", "tab\tnew\nline\u{1}", "Grüße 🌍", "$class", "{\"$ref\":\"/x\"}", ""]
@@ -35,18 +36,5 @@ enum GeneratedArchive {
         builder.setTop("root", builder.array(of: roots))
         builder.setTop("all", builder.array(of: made))
         return builder.binary()
-    }
-
-    /// SplitMix64: small, seedable, the same on every platform.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 }
