@@ -26,7 +26,7 @@ struct BinaryPropertyListReader {
     func read() throws(PropertyListError) -> PropertyList {
         let trailer = try readTrailer()
         let referenceEstimate = try validateOffsetTable(trailer)
-        var objects = [PropertyListObject]()
+        var objects = PropertyListObjectTable()
         objects.reserveCapacity(trailer.objectCount)
         var references = [UInt32]()
         // Exact for well-formed files (no regrowth, no slack); never more than the object area

@@ -12,7 +12,8 @@ public struct PropertyList: Sendable {
     }
 
     public let format: Format
-    public let objects: [PropertyListObject]
+    /// Every object, indexed by object number (packed; reads as `PropertyListObject`s).
+    public let objects: PropertyListObjectTable
     /// Child object indices of every container, laid out contiguously per container.
     public let references: [UInt32]
     /// The storage that string and data objects point into.
@@ -20,7 +21,7 @@ public struct PropertyList: Sendable {
     /// The index of the top-level object.
     public let root: Int
 
-    public init(format: Format, objects: [PropertyListObject], references: [UInt32], bytes: ByteStorage, root: Int) {
+    public init(format: Format, objects: PropertyListObjectTable, references: [UInt32], bytes: ByteStorage, root: Int) {
         self.format = format
         self.objects = objects
         self.references = references
@@ -59,6 +60,10 @@ public struct PropertyList: Sendable {
     @inlinable
     public subscript(index: Int) -> PropertyListObject { objects[index] }
 
+    /// The kind of object `index` (cheaper than `self[index].kind`: the payload is not unpacked).
+    @inlinable
+    public func kind(of index: Int) -> PropertyListObject.Kind { objects.kind(at: index) }
+
     /// The child indices of an array or set, or the interleaved key/value indices of a dictionary.
     @inlinable
     public func children(of index: Int) -> ArraySlice<UInt32> {
@@ -86,7 +91,7 @@ public struct PropertyList: Sendable {
 
     /// The value stored under `key` in dictionary `index`, compared without building a `String`.
     public func dictionaryValue(_ index: Int, forKey key: StaticString) -> Int? {
-        guard objects[index].kind == .dictionary else { return nil }
+        guard kind(of: index) == .dictionary else { return nil }
         for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) {
             return dictionaryValue(index, pair: pair)
         }
@@ -95,7 +100,7 @@ public struct PropertyList: Sendable {
 
     /// The pair position of `key` in dictionary `index`, or nil.
     public func dictionaryPairIndex(_ index: Int, forKey key: StaticString) -> Int? {
-        guard objects[index].kind == .dictionary else { return nil }
+        guard kind(of: index) == .dictionary else { return nil }
         for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) { return pair }
         return nil
     }

@@ -83,7 +83,7 @@ extension PolicyEvaluator {
                 continue
             }
             if object.kind == .array || object.kind == .set {
-                for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind == .uid {
+                for (position, element) in plist.children(of: value).enumerated() where plist.kind(of: Int(element)) == .uid {
                     edges.append(Edge(target: plist.uidValue(ofReference: element),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
                                       component: .fieldElement(uid: uid, pair: pair, element: position)))

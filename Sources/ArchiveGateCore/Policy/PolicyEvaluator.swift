@@ -178,7 +178,7 @@ struct PolicyEvaluator {
     /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.
     private mutating func checkInlineTop(_ position: Int, plistIndex: Int) {
         guard let root = policy.root, !root.acceptsAnyClass else { return }
-        let kind = archive.plist[plistIndex].kind
+        let kind = archive.plist.kind(of: plistIndex)
         if let inline = InlineKind(kind), root.inlineKinds.contains(inline) { return }
         let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
         let name = archive.top[position].name
