@@ -47,11 +47,37 @@ struct PropertyListObjectTableTests {
         #expect(table.wide.allSatisfy { $0.kind != .real && $0.kind != .date && $0.kind != .uid })
     }
 
+    @Test func typicalArchiveObjectsTakeNoSideEntries() {
+        let typical: [PropertyListObject] = [
+            PropertyListObject(kind: .asciiString, first: (1 << 26) - 1, second: 63),
+            PropertyListObject(kind: .dictionary, first: 3_000_000, second: 12),
+            PropertyListObject(kind: .uid, first: 550_000),
+            PropertyListObject(kind: .integer, first: UInt64(bitPattern: Int64(Int32.min)), second: .max),
+            PropertyListObject(kind: .integer, first: UInt64(Int32.max)),
+            PropertyListObject(kind: .real, first: 1.5.bitPattern),
+            PropertyListObject(kind: .data, first: 40, second: 16),
+        ]
+        let table = PropertyListObjectTable(typical)
+        #expect(Array(table) == typical)
+        #expect(table.words.isEmpty && table.wide.isEmpty)
+        // Just past the 32-bit forms: one 64-bit word each.
+        let larger: [PropertyListObject] = [
+            PropertyListObject(kind: .asciiString, first: 1 << 26, second: 1),
+            PropertyListObject(kind: .array, first: 0, second: 64),
+            PropertyListObject(kind: .integer, first: UInt64(Int32.max) + 1),
+            PropertyListObject(kind: .date, first: 1.1.bitPattern),
+        ]
+        let wordTable = PropertyListObjectTable(larger)
+        #expect(Array(wordTable) == larger)
+        #expect(wordTable.words.count == larger.count && wordTable.wide.isEmpty)
+    }
+
     @Test func removingTheLastObjectsDropsTheirSideEntries() {
         var table = PropertyListObjectTable(Self.objects)
         table.removeLast(7)
         #expect(Array(table) == Array(Self.objects.dropLast(7)))
         #expect(table.wide.count == 5)
+        #expect(table.words.count == PropertyListObjectTable(Self.objects.dropLast(7)).words.count)
         table.append(PropertyListObject(kind: .integer, first: 1, second: 1))
         #expect(table.last == PropertyListObject(kind: .integer, first: 1, second: 1))
         table.removeLast(table.count)

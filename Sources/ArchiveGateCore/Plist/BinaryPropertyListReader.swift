@@ -102,6 +102,12 @@ struct BinaryPropertyListReader {
             throw PropertyListError(.objectLimitExceeded, offset: base + 8,
                                     "\(objectCount) objects; the limit is \(limits.maxObjects)")
         }
+        // Object numbers are 32-bit in the tables (`references`, `PropertyListObjectTable`), whatever
+        // a raised limit allows.
+        guard objectCount <= UInt64(UInt32.max) else {
+            throw PropertyListError(.objectLimitExceeded, offset: base + 8,
+                                    "\(objectCount) objects; object numbers are limited to 32 bits")
+        }
         return Trailer(offsetSize: offsetSize, referenceSize: referenceSize, objectCount: Int(objectCount),
                        topObject: Int(topObject), offsetTableStart: Int(tableStart))
     }

@@ -1,24 +1,31 @@
-/// The object table of a `PropertyList`: every object's kind and payload words, packed into 9 bytes
-/// per object instead of `PropertyListObject`'s 24.
+/// The object table of a `PropertyList`: every object's kind and payload words, packed into 5 bytes
+/// per object for nearly all objects instead of `PropertyListObject`'s 24.
 ///
 /// It reads as a collection of `PropertyListObject` (the logical view, whose doc comments say what
-/// the payload words mean); only the storage is packed:
-/// - `tags` holds one byte per object: the kind's raw value, with `wideTag` set when the payload
-///   did not fit one 64-bit word and sits in `wide` instead;
-/// - `payloads` holds one 64-bit word per object: for reals and dates the `Double` bits, for
-///   integers the value when it fits 64 signed bits (the high word is its sign extension), for
-///   every other kind `first` in the low and `second` in the high 32 bits; for a wide object, its
-///   position in `wide`.
+/// the payload words mean); only the storage is packed, in three tiers:
+/// - `tags` holds one byte per object: the kind's raw value, plus `inWords` or `inWide` when the
+///   payload is stored in a side table; `payloads` holds one 32-bit word per object: the packed
+///   payload, or the object's position in that side table;
+/// - packed in 32 bits (`packedSmall`): nulls, bools and UIDs; integers that fit `Int32`; reals and
+///   dates whose low 32 bits are zero (0, 1, 0.5 …: the high half is kept); strings, data and
+///   containers whose offset (or reference start) is below 2^26 and whose count is below 64;
+/// - `words` (8 bytes more): any other payload that fits one 64-bit word (`packedWord`): reals and
+///   dates, integers that fit `Int64`, offsets and counts below 2^32;
+/// - `wide` (24 bytes more): the rest — 128-bit integers and, with a raised input limit, offsets or
+///   counts past 2^32 — so no input is refused for the narrower fields.
 ///
-/// Nearly every object fits: offsets and byte counts stay below 2^32 under the default
-/// `PropertyListLimits.maxInputBytes` (64 MiB), reference starts are capped at 2^32 - 1 by the
-/// readers, and UIDs have at most 32 bits. Only 128-bit integers (and, with a raised input limit,
-/// offsets past 4 GiB) use `wide`, so no input is refused for the narrower fields.
-public struct PropertyListObjectTable: RandomAccessCollection, Sendable {
-    @usableFromInline static let wideTag: UInt8 = 0x80
+/// A table holds at most `UInt32.max` objects (both readers refuse more with a typed error), so
+/// every side-table position fits its 32-bit payload.
+public struct PropertyListObjectTable: RandomAccessCollection, Equatable, Sendable {
+    @usableFromInline static let inWide: UInt8 = 0x80
+    @usableFromInline static let inWords: UInt8 = 0x40
+    @usableFromInline static let kindMask: UInt8 = 0x3F
+    /// Offsets and counts packed in 32 bits: the offset in the low 26 bits, the count above.
+    @usableFromInline static let smallOffsetBits: UInt32 = 26
 
     @usableFromInline var tags: [UInt8] = []
-    @usableFromInline var payloads: [UInt64] = []
+    @usableFromInline var payloads: [UInt32] = []
+    @usableFromInline var words: [UInt64] = []
     @usableFromInline var wide: [PropertyListObject] = []
 
     /// An empty table.
@@ -37,55 +44,86 @@ public struct PropertyListObjectTable: RandomAccessCollection, Sendable {
     public subscript(index: Int) -> PropertyListObject {
         let tag = tags[index]
         let payload = payloads[index]
-        if tag & Self.wideTag != 0 { return wide[Int(payload)] }
-        // Every tag without `wideTag` was written by `append` from a valid kind.
-        let kind = PropertyListObject.Kind(rawValue: tag).unsafelyUnwrapped
+        // Every tag was written by `append` from a valid kind.
+        let kind = PropertyListObject.Kind(rawValue: tag & Self.kindMask).unsafelyUnwrapped
+        if tag & Self.inWide != 0 { return wide[Int(payload)] }
+        if tag & Self.inWords != 0 { return Self.unpackWord(words[Int(payload)], kind: kind) }
         switch kind {
-        case .real, .date:
-            return PropertyListObject(kind: kind, first: payload)
         case .integer:
-            return PropertyListObject(kind: kind, first: payload, second: Int64(bitPattern: payload) < 0 ? .max : 0)
+            let value = Int64(Int32(bitPattern: payload))
+            return PropertyListObject(kind: kind, first: UInt64(bitPattern: value), second: value < 0 ? .max : 0)
+        case .real, .date:
+            return PropertyListObject(kind: kind, first: UInt64(payload) << 32)
+        case .null, .bool, .uid:
+            return PropertyListObject(kind: kind, first: UInt64(payload))
         default:
-            return PropertyListObject(kind: kind, first: payload & 0xFFFF_FFFF, second: payload >> 32)
+            return PropertyListObject(kind: kind, first: UInt64(payload & (1 << Self.smallOffsetBits - 1)),
+                                      second: UInt64(payload >> Self.smallOffsetBits))
         }
     }
+
+    /// Tables are equal when they hold the same objects in the same order (however packed).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
 
     /// The kind of the object at `index`, without unpacking its payload.
     @inlinable
     public func kind(at index: Int) -> PropertyListObject.Kind {
-        let tag = tags[index]
-        if tag & Self.wideTag != 0 { return wide[Int(payloads[index])].kind }
-        return PropertyListObject.Kind(rawValue: tag).unsafelyUnwrapped
+        PropertyListObject.Kind(rawValue: tags[index] & Self.kindMask).unsafelyUnwrapped
     }
 
-    /// Reserves room for `count` objects (the wide side table grows on demand: it is rare).
+    /// Reserves room for `count` objects (the side tables grow on demand: they hold the minority).
     public mutating func reserveCapacity(_ count: Int) {
         tags.reserveCapacity(count)
         payloads.reserveCapacity(count)
     }
 
-    /// Appends `object`, packed when its payload fits one word, else in the side table.
+    /// Appends `object` in the smallest tier its payload fits.
     public mutating func append(_ object: PropertyListObject) {
-        if let payload = Self.packed(object) {
-            tags.append(object.kind.rawValue)
-            payloads.append(payload)
+        let kind = object.kind.rawValue
+        if let small = Self.packedSmall(object) {
+            tags.append(kind)
+            payloads.append(small)
+        } else if let word = Self.packedWord(object) {
+            tags.append(kind | Self.inWords)
+            payloads.append(UInt32(words.count))
+            words.append(word)
         } else {
-            tags.append(object.kind.rawValue | Self.wideTag)
-            payloads.append(UInt64(wide.count))
+            tags.append(kind | Self.inWide)
+            payloads.append(UInt32(wide.count))
             wide.append(object)
         }
     }
 
     /// Removes the last `count` objects.
     public mutating func removeLast(_ count: Int) {
-        // Wide entries are appended in object order, so the removed objects' ones are at its end.
-        for index in tags.count - count ..< tags.count where tags[index] & Self.wideTag != 0 { wide.removeLast() }
+        // Side entries are appended in object order, so the removed objects' ones are at the end.
+        for index in tags.count - count ..< tags.count {
+            if tags[index] & Self.inWide != 0 { wide.removeLast() }
+            if tags[index] & Self.inWords != 0 { words.removeLast() }
+        }
         tags.removeLast(count)
         payloads.removeLast(count)
     }
 
-    /// The one-word form of `object`'s payload, or nil when it needs the side table.
-    private static func packed(_ object: PropertyListObject) -> UInt64? {
+    /// The 32-bit form of `object`'s payload, or nil when it needs a side table.
+    private static func packedSmall(_ object: PropertyListObject) -> UInt32? {
+        switch object.kind {
+        case .integer:
+            guard object.second == (Int64(bitPattern: object.first) < 0 ? .max : 0),
+                  let value = Int32(exactly: Int64(bitPattern: object.first)) else { return nil }
+            return UInt32(bitPattern: value)
+        case .real, .date:
+            return object.second == 0 && object.first & 0xFFFF_FFFF == 0 ? UInt32(object.first >> 32) : nil
+        case .null, .bool, .uid:
+            return object.second == 0 ? UInt32(exactly: object.first) : nil
+        default:
+            guard object.first < 1 << UInt64(smallOffsetBits), object.second < 1 << UInt64(32 - smallOffsetBits) else { return nil }
+            return UInt32(object.first) | UInt32(object.second) << smallOffsetBits
+        }
+    }
+
+    /// The 64-bit form of `object`'s payload, or nil when it needs `wide`.
+    private static func packedWord(_ object: PropertyListObject) -> UInt64? {
         switch object.kind {
         case .real, .date:
             return object.second == 0 ? object.first : nil
@@ -94,6 +132,19 @@ public struct PropertyListObjectTable: RandomAccessCollection, Sendable {
         default:
             guard object.first <= 0xFFFF_FFFF, object.second <= 0xFFFF_FFFF else { return nil }
             return object.first | object.second << 32
+        }
+    }
+
+    /// The payload words of a `packedWord` form.
+    @usableFromInline
+    static func unpackWord(_ word: UInt64, kind: PropertyListObject.Kind) -> PropertyListObject {
+        switch kind {
+        case .real, .date:
+            PropertyListObject(kind: kind, first: word)
+        case .integer:
+            PropertyListObject(kind: kind, first: word, second: Int64(bitPattern: word) < 0 ? .max : 0)
+        default:
+            PropertyListObject(kind: kind, first: word & 0xFFFF_FFFF, second: word >> 32)
         }
     }
 }
