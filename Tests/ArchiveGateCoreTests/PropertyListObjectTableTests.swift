@@ -40,6 +40,17 @@ struct PropertyListObjectTableTests {
         }
     }
 
+    @Test func everyKindsRawValueIsItsTag() {
+        var raw: UInt8 = 0
+        while let kind = PropertyListObject.Kind(rawValue: raw) {
+            #expect(PropertyListObjectTable.kind(ofTag: raw) == kind)
+            #expect(PropertyListObjectTable.kind(ofTag: raw | PropertyListObjectTable.inWords) == kind)
+            raw += 1
+        }
+        #expect(raw == 13)
+        #expect(raw <= PropertyListObjectTable.kindMask)
+    }
+
     @Test func onlyPayloadsPastTheFieldsGoToTheSideTable() {
         let table = PropertyListObjectTable(Self.objects)
         // Unsigned 64-bit (2), 128-bit (2), data at 4 GiB, string of 4 Gi bytes, set of 2^40.

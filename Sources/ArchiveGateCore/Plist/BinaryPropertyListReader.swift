@@ -32,7 +32,6 @@ struct BinaryPropertyListReader {
         // Exact for well-formed files (no regrowth, no slack); never more than the object area
         // could hold, whatever the counts claim.
         references.reserveCapacity(min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize))
-        var containerSpans = [(object: Int, offset: Int)]()
 
         try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
             let cursor = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
@@ -40,21 +39,25 @@ struct BinaryPropertyListReader {
                                        objectCount: trailer.objectCount, limits: limits)
             // The table was validated above; each entry is read again here rather than kept in an array.
             var position = trailer.offsetTableStart
-            for index in 0 ..< trailer.objectCount {
+            for _ in 0 ..< trailer.objectCount {
                 let offset = Int(cursor.readBigEndian(at: position, size: trailer.offsetSize))
                 position += trailer.offsetSize
-                let object = try cursor.decode(at: offset, references: &references)
-                if object.kind == .dictionary { containerSpans.append((index, offset)) }
-                objects.append(object)
+                objects.append(try cursor.decode(at: offset, references: &references))
             }
         }
         let plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
                                  root: trailer.topObject)
-        for (index, offset) in containerSpans {
+        // Dictionaries in object order, found by their kind byte (a list of them would be 16 B per
+        // dictionary at the reader's peak); an error's offset is read back from the offset table.
+        for index in 0 ..< trailer.objectCount where objects.kind(at: index) == .dictionary {
             if let problem = DictionaryKeyRules.check(plist, dictionary: index) {
+                let offset = Int(readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
                 throw PropertyListError(problem.code, offset: offset, problem.message)
             }
         }
+        // Nothing reads the offset table and trailer again (the objects were decoded from them):
+        // a mapped input gives those pages back before the archive layers build their tables.
+        bytes.discardResidentPages(trailer.offsetTableStart ..< bytes.count)
         return plist
     }
 

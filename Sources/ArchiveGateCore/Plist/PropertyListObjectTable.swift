@@ -40,14 +40,12 @@ public struct PropertyListObjectTable: RandomAccessCollection, Equatable, Sendab
     @inlinable public var endIndex: Int { tags.count }
 
     /// The object at `index` with its payload words unpacked.
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(index: Int) -> PropertyListObject {
         let tag = tags[index]
         let payload = payloads[index]
-        // Every tag was written by `append` from a valid kind.
-        let kind = PropertyListObject.Kind(rawValue: tag & Self.kindMask).unsafelyUnwrapped
-        if tag & Self.inWide != 0 { return wide[Int(payload)] }
-        if tag & Self.inWords != 0 { return Self.unpackWord(words[Int(payload)], kind: kind) }
+        let kind = Self.kind(ofTag: tag)
+        if tag & (Self.inWide | Self.inWords) != 0 { return sideObject(tag: tag, payload: payload) }
         switch kind {
         case .integer:
             let value = Int64(Int32(bitPattern: payload))
@@ -66,9 +64,22 @@ public struct PropertyListObjectTable: RandomAccessCollection, Equatable, Sendab
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elementsEqual(rhs) }
 
     /// The kind of the object at `index`, without unpacking its payload.
-    @inlinable
-    public func kind(at index: Int) -> PropertyListObject.Kind {
-        PropertyListObject.Kind(rawValue: tags[index] & Self.kindMask).unsafelyUnwrapped
+    @inlinable @inline(__always)
+    public func kind(at index: Int) -> PropertyListObject.Kind { Self.kind(ofTag: tags[index]) }
+
+    /// The kind a tag holds. Every tag was written by `append` from a `Kind`'s raw value, and the
+    /// raw values are the cases' declaration order (0…12), which is also an enum's in-memory
+    /// form, so the byte is the kind itself: a bit cast, not `init(rawValue:)`'s search.
+    @inlinable @inline(__always)
+    static func kind(ofTag tag: UInt8) -> PropertyListObject.Kind {
+        unsafeBitCast(tag & kindMask, to: PropertyListObject.Kind.self)
+    }
+
+    /// An object whose payload is in `words` or `wide` (kept out of line: rare).
+    @usableFromInline @inline(never)
+    func sideObject(tag: UInt8, payload: UInt32) -> PropertyListObject {
+        if tag & Self.inWide != 0 { return wide[Int(payload)] }
+        return Self.unpackWord(words[Int(payload)], kind: Self.kind(ofTag: tag))
     }
 
     /// Reserves room for `count` objects (the side tables grow on demand: they hold the minority).
