@@ -26,23 +26,19 @@ struct BinaryPropertyListReader {
     func read() throws(PropertyListError) -> PropertyList {
         let trailer = try readTrailer()
         let referenceEstimate = try validateOffsetTable(trailer)
-        var objects = PropertyListObjectTable()
-        objects.reserveCapacity(trailer.objectCount)
         var references = [UInt32]()
         // Exact for well-formed files (no regrowth, no slack); never more than the object area
         // could hold, whatever the counts claim.
         references.reserveCapacity(min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize))
 
-        try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
+        let objects = try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
             let cursor = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
                                        referenceSize: trailer.referenceSize,
                                        objectCount: trailer.objectCount, limits: limits)
             // The table was validated above; each entry is read again here rather than kept in an array.
-            var position = trailer.offsetTableStart
-            for _ in 0 ..< trailer.objectCount {
-                let offset = Int(cursor.readBigEndian(at: position, size: trailer.offsetSize))
-                position += trailer.offsetSize
-                objects.append(try cursor.decode(at: offset, references: &references))
+            return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
+                let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
+                return try cursor.decode(at: offset, references: &references)
             }
         }
         let plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,

@@ -57,15 +57,15 @@ public struct PropertyList: Sendable {
 
     // MARK: - Access
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(index: Int) -> PropertyListObject { objects[index] }
 
     /// The kind of object `index` (cheaper than `self[index].kind`: the payload is not unpacked).
-    @inlinable
+    @inlinable @inline(__always)
     public func kind(of index: Int) -> PropertyListObject.Kind { objects.kind(at: index) }
 
     /// The child indices of an array or set, or the interleaved key/value indices of a dictionary.
-    @inlinable
+    @inlinable @inline(__always)
     public func children(of index: Int) -> ArraySlice<UInt32> {
         let object = objects[index]
         let start = Int(object.first)
@@ -74,17 +74,17 @@ public struct PropertyList: Sendable {
     }
 
     /// The number of elements (arrays, sets) or pairs (dictionaries).
-    @inlinable
+    @inlinable @inline(__always)
     public func count(of index: Int) -> Int { Int(objects[index].second) }
 
     /// The key index of pair `pair` of dictionary `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func dictionaryKey(_ index: Int, pair: Int) -> Int {
         Int(references[Int(objects[index].first) + 2 * pair])
     }
 
     /// The value index of pair `pair` of dictionary `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func dictionaryValue(_ index: Int, pair: Int) -> Int {
         Int(references[Int(objects[index].first) + 2 * pair + 1])
     }
@@ -175,13 +175,13 @@ public struct PropertyList: Sendable {
     }
 
     /// The signed 128-bit value of an integer object's payload.
-    @inlinable
+    @inlinable @inline(__always)
     public func integer128(_ object: PropertyListObject) -> Int128 {
         Int128(_low: object.first, _high: Int64(bitPattern: object.second))
     }
 
     /// The value of a UID object, or nil.
-    @inlinable
+    @inlinable @inline(__always)
     public func uid(at index: Int) -> Int? {
         let object = objects[index]
         return object.kind == .uid ? Int(object.first) : nil

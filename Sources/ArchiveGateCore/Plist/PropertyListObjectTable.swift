@@ -90,19 +90,55 @@ public struct PropertyListObjectTable: RandomAccessCollection, Equatable, Sendab
 
     /// Appends `object` in the smallest tier its payload fits.
     public mutating func append(_ object: PropertyListObject) {
-        let kind = object.kind.rawValue
-        if let small = Self.packedSmall(object) {
-            tags.append(kind)
-            payloads.append(small)
-        } else if let word = Self.packedWord(object) {
-            tags.append(kind | Self.inWords)
-            payloads.append(UInt32(words.count))
-            words.append(word)
-        } else {
-            tags.append(kind | Self.inWide)
-            payloads.append(UInt32(wide.count))
-            wide.append(object)
+        let (tag, payload) = Self.pack(object, words: &words, wide: &wide)
+        tags.append(tag)
+        payloads.append(payload)
+    }
+
+    /// A table of `count` objects, object `index` made by `object(index)` in order, written
+    /// straight into storage allocated once (the binary reader: no per-object append). The first
+    /// error `object` throws stops the filling and is rethrown.
+    static func filled<Failure: Error>(
+        count: Int, _ object: (Int) throws(Failure) -> PropertyListObject
+    ) throws(Failure) -> PropertyListObjectTable {
+        var words: [UInt64] = []
+        var wide: [PropertyListObject] = []
+        var failure: Failure?
+        var tags: [UInt8] = []
+        let payloads = [UInt32](unsafeUninitializedCapacity: count) { payloads, payloadCount in
+            tags = [UInt8](unsafeUninitializedCapacity: count) { tags, tagCount in
+                for index in 0 ..< count {
+                    let next: PropertyListObject
+                    do throws(Failure) { next = try object(index) } catch {
+                        failure = error
+                        return
+                    }
+                    (tags[index], payloads[index]) = pack(next, words: &words, wide: &wide)
+                    tagCount = index + 1
+                    payloadCount = index + 1
+                }
+            }
         }
+        if let failure { throw failure }
+        var table = PropertyListObjectTable()
+        table.tags = tags
+        table.payloads = payloads
+        table.words = words
+        table.wide = wide
+        return table
+    }
+
+    /// The tag and 32-bit payload of `object`, appending its payload to a side table when it does
+    /// not fit 32 bits.
+    private static func pack(_ object: PropertyListObject, words: inout [UInt64], wide: inout [PropertyListObject]) -> (UInt8, UInt32) {
+        let kind = object.kind.rawValue
+        if let small = packedSmall(object) { return (kind, small) }
+        if let word = packedWord(object) {
+            words.append(word)
+            return (kind | inWords, UInt32(words.count - 1))
+        }
+        wide.append(object)
+        return (kind | inWide, UInt32(wide.count - 1))
     }
 
     /// Removes the last `count` objects.
