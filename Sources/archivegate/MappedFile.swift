@@ -9,7 +9,7 @@ import Foundation
 /// process while mapped faults on access to the lost pages (SIGBUS): `reportTruncation` turns
 /// that into the CLI's one line and exit 2 instead of a crash. Stdin and anything that is not a
 /// regular file is read, not mapped.
-final class MappedFile {
+final class MappedFile: LentMemoryOwner {
     private let base: UnsafeMutableRawPointer
     let count: Int
 
@@ -38,6 +38,22 @@ final class MappedFile {
 
     deinit {
         munmap(base, count)
+    }
+
+    /// Drops the mapped pages wholly inside `region` from the process (`MADV_DONTNEED`): the mapping is
+    /// private and never written, so a later read maps the file's page-cache page again.
+    func discardResidentPages(in region: UnsafeRawBufferPointer) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        guard page > 0, let regionStart = region.baseAddress else { return }
+        let offset = UnsafeRawPointer(base).distance(to: regionStart)
+        let lower = max(0, offset)
+        let upper = min(count, offset + region.count)
+        let start = (lower + page - 1) / page * page
+        // The mapping extends to the end of the last page, so a region reaching the end of the
+        // file may round up to it.
+        let end = upper == count ? (count + page - 1) / page * page : upper / page * page
+        guard start < end else { return }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
     }
 
     /// The mapped bytes, lent with this mapping as their owner.

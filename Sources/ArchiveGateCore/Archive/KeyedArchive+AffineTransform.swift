@@ -13,7 +13,7 @@ extension KeyedArchive {
     /// m11, m12, m21, m22, tX, tY; nil when Foundation would refuse the bytes.
     public func affineTransform(_ uid: Int) -> [Double]? {
         guard let value = field(uid, "NSTransformStruct") else { return [1, 0, 0, 1, 0, 0] }
-        guard plist[value].kind == .data, let bytes = plist.data(at: value) else { return nil }
+        guard plist.kind(of: value) == .data, let bytes = plist.data(at: value) else { return nil }
         func float(at offset: Int) -> Double {
             let start = bytes.startIndex + offset
             let bits = UInt32(bytes[start]) << 24 | UInt32(bytes[start + 1]) << 16 | UInt32(bytes[start + 2]) << 8 | UInt32(bytes[start + 3])
@@ -42,7 +42,7 @@ extension KeyedArchive {
         if field(uid, "$0") != nil {
             return ShapeProblem(.shapeMismatch, key: "$0", "\(className) has swift-corelibs-foundation's $0 matrix, which Apple's Foundation does not read (it reads NSTransformStruct)")
         }
-        if field(uid, "NSTransformStruct").map({ plist[$0].kind == .data }) == true, affineTransform(uid) == nil {
+        if field(uid, "NSTransformStruct").map({ plist.kind(of: $0) == .data }) == true, affineTransform(uid) == nil {
             return ShapeProblem(.invalidValue, key: "NSTransformStruct", "\(className) NSTransformStruct is not 0, 9 (tag 1 or 2), 16 or 24 bytes")
         }
         return nil

@@ -14,7 +14,7 @@ extension KeyedArchive {
             guard let value = field(uid, "NS.isLeapMonth") else {
                 return ShapeProblem(.missingField, key: "NS.isLeapMonth", "\(className) has no NS.isLeapMonth")
             }
-            return plist[value].kind == .bool ? nil
+            return plist.kind(of: value) == .bool ? nil
                 : ShapeProblem(.shapeMismatch, key: "NS.isLeapMonth", "\(className) NS.isLeapMonth must be an inline boolean")
         }
         if let identifier = referencedString(uid, "NS.identifier"), !Self.calendarIdentifiers.contains(identifier) {
@@ -24,7 +24,7 @@ extension KeyedArchive {
             return ShapeProblem(.missingField, key: "NS.locale", "\(className) NS.locale is $null")
         }
         for key: StaticString in ["NS.firstwkdy", "NS.mindays"] {
-            if let index = field(uid, key), plist[index].kind == .integer, let value = plist.int64(at: index), !(1 ... 7).contains(value) {
+            if let index = field(uid, key), plist.kind(of: index) == .integer, let value = plist.int64(at: index), !(1 ... 7).contains(value) {
                 return ShapeProblem(.invalidValue, key: key.description, "\(className) \(key) must be 1 to 7, found \(value)")
             }
         }

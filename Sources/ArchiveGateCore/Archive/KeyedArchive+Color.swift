@@ -19,7 +19,7 @@ extension KeyedArchive {
 
     /// The color, or nil when it is not an RGB or white color with readable, finite components.
     public func color(_ uid: Int) -> ColorContents? {
-        guard let spaceIndex = field(uid, "NSColorSpace"), plist[spaceIndex].kind == .integer,
+        guard let spaceIndex = field(uid, "NSColorSpace"), plist.kind(of: spaceIndex) == .integer,
               let space = plist.int64(at: spaceIndex) else { return nil }
         let systemName = field(uid, "UISystemColorName").flatMap(referencedUID).flatMap(stringValue(ofObject:))
         switch space {
@@ -46,7 +46,7 @@ extension KeyedArchive {
     private func component(_ uid: Int, _ key: StaticString, _ doubleKey: StaticString) -> Component {
         for candidate in [doubleKey, key] {
             guard let index = field(uid, candidate) else { continue }
-            guard plist[index].kind == .real || plist[index].kind == .integer, let value = plist.double(at: index), value.isFinite else {
+            guard plist.kind(of: index) == .real || plist.kind(of: index) == .integer, let value = plist.double(at: index), value.isFinite else {
                 return .unreadable
             }
             return .value(value)

@@ -25,9 +25,9 @@ extension KeyedArchive {
     /// The UIDs listed in an array-valued field (`NS.objects`, `NS.keys`), or nil when the field is
     /// missing or not an array of UIDs.
     public func uidArray(_ uid: Int, _ key: StaticString) -> ArraySlice<UInt32>? {
-        guard let value = field(uid, key), plist[value].kind == .array else { return nil }
+        guard let value = field(uid, key), plist.kind(of: value) == .array else { return nil }
         let elements = plist.children(of: value)
-        for element in elements where plist[Int(element)].kind != .uid { return nil }
+        for element in elements where plist.kind(of: Int(element)) != .uid { return nil }
         return elements
     }
 

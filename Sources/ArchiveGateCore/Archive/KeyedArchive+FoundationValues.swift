@@ -38,7 +38,7 @@ extension KeyedArchive {
                 // Read with decodeDouble, which does not follow a UID: inline only. An integer beyond
                 // 64 bits is no number decodeDouble reads (Foundation gives 0; oracle --seed 7 --only 562045).
                 guard let index = field(uid, key),
-                      plist[index].kind == .real || (plist[index].kind == .integer && plist.int64(at: index) != nil),
+                      plist.kind(of: index) == .real || (plist.kind(of: index) == .integer && plist.int64(at: index) != nil),
                       let value = plist.double(at: index) else { return nil }
                 insets.append(value)
             }

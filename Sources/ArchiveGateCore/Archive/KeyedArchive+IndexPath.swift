@@ -7,13 +7,13 @@ extension KeyedArchive {
     /// lengths and indexes, and indexes past `Int.max`, are refused (Apple's are unsigned: they
     /// would not read back as the same path). Bounded by the bytes present.
     public func indexPath(_ uid: Int) -> [Int64]? {
-        guard let lengthIndex = field(uid, "NSIndexPathLength"), plist[lengthIndex].kind == .integer,
+        guard let lengthIndex = field(uid, "NSIndexPathLength"), plist.kind(of: lengthIndex) == .integer,
               let length = plist.int64(at: lengthIndex), length >= 0 else { return nil }
         switch length {
         case 0:
             return []
         case 1:
-            guard let valueIndex = field(uid, "NSIndexPathValue"), plist[valueIndex].kind == .integer,
+            guard let valueIndex = field(uid, "NSIndexPathValue"), plist.kind(of: valueIndex) == .integer,
                   let value = plist.int64(at: valueIndex), value >= 0 else { return nil }
             return [value]
         default:

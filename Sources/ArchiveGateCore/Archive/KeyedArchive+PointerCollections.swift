@@ -68,7 +68,7 @@ extension KeyedArchive {
                 return problem(.missingField, "$\(position)", "has no $\(position) (\(Self.headerName(shape, position)))")
             }
             let value = plist.dictionaryValue(index, pair: pair)
-            guard plist[value].kind == .integer, let number = plist.int64(at: value), number >= Int64(Int32.min), number <= Int64(Int32.max) else {
+            guard plist.kind(of: value) == .integer, let number = plist.int64(at: value), number >= Int64(Int32.min), number <= Int64(Int32.max) else {
                 return problem(.shapeMismatch, "$\(position)", "$\(position) (\(Self.headerName(shape, position))) must be an inline 32-bit integer")
             }
             collection.header.append(value)
@@ -87,7 +87,7 @@ extension KeyedArchive {
             guard options[1] >= 0 else { return problem(.invalidValue, "$1", "count $1 is negative") }
             count = Int(options[1])
         } else if let countValue {
-            guard plist[countValue].kind == .integer, let number = plist.int64(at: countValue) else {
+            guard plist.kind(of: countValue) == .integer, let number = plist.int64(at: countValue) else {
                 return problem(.shapeMismatch, "NS.count", "NS.count must be an inline integer")
             }
             guard number >= 0 else { return problem(.invalidValue, "NS.count", "NS.count is negative") }

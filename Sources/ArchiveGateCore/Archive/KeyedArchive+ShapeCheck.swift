@@ -126,7 +126,7 @@ extension KeyedArchive {
             if target == 0 { return spec.required ? ShapeProblem(.missingField, key: key, "\(className) \(key) is $null") : nil }
             return hasStringValue(ofObject: target) ? nil : mismatch("a reference to a string")
         case .inlineData:
-            return plist[value].kind == .data ? nil : mismatch("inline data")
+            return plist.kind(of: value) == .data ? nil : mismatch("inline data")
         case .data(let bytes):
             guard let index = dataIndex(value), let data = plist.data(at: index) else { return mismatch("data") }
             if let bytes, data.count != bytes {
@@ -135,12 +135,12 @@ extension KeyedArchive {
             return nil
         case .integer:
             // decodeInteger reads the value in place: a UID there decodes as 0.
-            guard plist[value].kind == .integer, plist.int64(at: value) != nil else { return mismatch("an inline 64-bit integer") }
+            guard plist.kind(of: value) == .integer, plist.int64(at: value) != nil else { return mismatch("an inline 64-bit integer") }
             return nil
         case .finiteNumber:
             // decodeDouble reads the value in place: a UID there decodes as 0.
             // An integer beyond 64 bits is no NSNumber decodeDouble can read either.
-            guard plist[value].kind == .real || (plist[value].kind == .integer && plist.int64(at: value) != nil),
+            guard plist.kind(of: value) == .real || (plist.kind(of: value) == .integer && plist.int64(at: value) != nil),
                   plist.double(at: value)?.isFinite == true else { return mismatch("an inline finite number") }
             return nil
         case .reference:
@@ -173,11 +173,11 @@ extension KeyedArchive {
     /// set members distinct.
     private func checkCollection(_ uid: Int, className: String, distinct: Bool, into problems: inout [ShapeProblem]) {
         if let value = field(uid, "NS.objects") {
-            guard plist[value].kind == .array else {
+            guard plist.kind(of: value) == .array else {
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.objects", "\(className) NS.objects must be an array of references, found \(describe(value))"))
                 return
             }
-            for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind != .uid {
+            for (position, element) in plist.children(of: value).enumerated() where plist.kind(of: Int(element)) != .uid {
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.objects", element: position,
                                              "\(className) NS.objects[\(position)] must be a reference, found \(describe(Int(element)))"))
                 return
@@ -315,7 +315,7 @@ extension KeyedArchive {
             let index = plistIndex(of: current)
             for pair in 0 ..< plist.count(of: index) where !isClassPair(current, pair: pair) {
                 let value = plist.dictionaryValue(index, pair: pair)
-                let targets: [Int] = plist[value].kind == .uid ? [plist.uid(at: value)!]
+                let targets: [Int] = plist.kind(of: value) == .uid ? [plist.uid(at: value)!]
                     : plist[value].isContainer ? plist.children(of: value).compactMap { plist.uid(at: Int($0)) } : []
                 for target in targets where target != 0 && visited.insert(target).inserted { pending.append(target) }
             }
@@ -326,6 +326,6 @@ extension KeyedArchive {
     /// `a string`, `UID 4`, `an integer` — for messages.
     private func describe(_ value: Int) -> String {
         if let target = plist.uid(at: value) { return target == 0 ? "$null" : "a reference to \(archiveClass(of: target)?.name ?? "an object")" }
-        return "a \(plist[value].kind)"
+        return "a \(plist.kind(of: value))"
     }
 }

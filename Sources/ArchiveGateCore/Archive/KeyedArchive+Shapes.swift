@@ -15,7 +15,7 @@ extension KeyedArchive {
         case .string: return hasStringValue(ofObject: uid) ? shape : nil
         case .data: return dataIndex(field(uid, "NS.data")) != nil ? shape : nil
         case .date:
-            guard let index = scalarField(uid, "NS.time"), plist[index].kind == .real || plist[index].kind == .integer,
+            guard let index = scalarField(uid, "NS.time"), plist.kind(of: index) == .real || plist.kind(of: index) == .integer,
                   plist.double(at: index)?.isFinite == true else { return nil }
             return shape
         case .array, .set, .orderedSet: return collectionLayout(uid) != nil ? shape : nil
@@ -60,10 +60,10 @@ extension KeyedArchive {
         let index = plistIndex(of: uid)
         if let pair = plist.dictionaryPairIndex(index, forKey: "NS.objects") {
             let value = plist.dictionaryValue(index, pair: pair)
-            guard plist[value].kind == .array else { return nil }
+            guard plist.kind(of: value) == .array else { return nil }
             let start = plist.referencesStart(of: value)
             let count = plist.count(of: value)
-            for position in start ..< start + count where plist[Int(plist.references[position])].kind != .uid { return nil }
+            for position in start ..< start + count where plist.kind(of: Int(plist.references[position])) != .uid { return nil }
             return .objects(pair: pair, start: start, count: count)
         }
         var numbered = [(position: Int, element: CollectionElement)]()
@@ -98,11 +98,11 @@ extension KeyedArchive {
     /// NSData/NSMutableData instance.
     public func dataIndex(_ value: Int?) -> Int? {
         guard let value else { return nil }
-        if plist[value].kind == .data { return value }
+        if plist.kind(of: value) == .data { return value }
         guard let target = referencedUID(value), target != 0, let archiveClass = archiveClass(of: target) else { return nil }
         let index = plistIndex(of: target)
-        if archiveClass.isInline { return plist[index].kind == .data ? index : nil }
-        guard archiveClass.shape == .data, let inner = plist.dictionaryValue(index, forKey: "NS.data"), plist[inner].kind == .data else {
+        if archiveClass.isInline { return plist.kind(of: index) == .data ? index : nil }
+        guard archiveClass.shape == .data, let inner = plist.dictionaryValue(index, forKey: "NS.data"), plist.kind(of: inner) == .data else {
             return nil
         }
         return inner

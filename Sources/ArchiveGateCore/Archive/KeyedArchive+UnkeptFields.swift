@@ -7,7 +7,7 @@ extension KeyedArchive {
         for uid in 1 ..< objectCount {
             guard let archiveClass = archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape else { continue }
             let index = plistIndex(of: uid)
-            guard plist[index].kind == .dictionary else { continue }
+            guard plist.kind(of: index) == .dictionary else { continue }
             let objCTyped = shape == .value && plist.dictionaryPairIndex(index, forKey: "NS.special") == nil
             for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
                 let key = plist.string(at: plist.dictionaryKey(index, pair: pair)) ?? ""

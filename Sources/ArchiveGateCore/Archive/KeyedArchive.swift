@@ -64,8 +64,8 @@ public struct KeyedArchive: Sendable {
     public init(plist: PropertyList, maxObjects: Int = .max) throws(ArchiveError) {
         self.plist = plist
         let root = plist.root
-        guard plist[root].kind == .dictionary else {
-            throw ArchiveError(.notAKeyedArchive, path: "", "the top-level object is a \(plist[root].kind), not a dictionary")
+        guard plist.kind(of: root) == .dictionary else {
+            throw ArchiveError(.notAKeyedArchive, path: "", "the top-level object is a \(plist.kind(of: root)), not a dictionary")
         }
         guard let archiver = plist.dictionaryValue(root, forKey: "$archiver"),
               let objectsIndex = plist.dictionaryValue(root, forKey: "$objects"),
@@ -73,17 +73,17 @@ public struct KeyedArchive: Sendable {
             throw ArchiveError(.notAKeyedArchive, path: "", "a keyed archive has $archiver, $top and $objects")
         }
         guard plist.stringEquals(archiver, "NSKeyedArchiver") else {
-            let name = plist.string(at: archiver) ?? "a \(plist[archiver].kind)"
+            let name = plist.string(at: archiver) ?? "a \(plist.kind(of: archiver))"
             throw ArchiveError(.unsupportedArchiver, path: "/$archiver", "archiver is '\(name)', expected 'NSKeyedArchiver'")
         }
-        guard let version = plist.dictionaryValue(root, forKey: "$version"), plist[version].kind == .integer else {
+        guard let version = plist.dictionaryValue(root, forKey: "$version"), plist.kind(of: version) == .integer else {
             throw ArchiveError(.invalidVersion, path: "/$version", "$version is missing or not an integer")
         }
         // The only version NSKeyedArchiver has ever written; Foundation refuses any other.
         guard plist.int64(at: version) == 100_000 else {
             throw ArchiveError(.invalidVersion, path: "/$version", "$version is \(plist.integer128(plist[version])), expected 100000")
         }
-        guard plist[objectsIndex].kind == .array, plist.count(of: objectsIndex) >= 1 else {
+        guard plist.kind(of: objectsIndex) == .array, plist.count(of: objectsIndex) >= 1 else {
             throw ArchiveError(.invalidObjects, path: "/$objects", "$objects must be a non-empty array")
         }
         let count = plist.count(of: objectsIndex)
@@ -101,7 +101,7 @@ public struct KeyedArchive: Sendable {
         entries = EntryTable(codes: classifier.entries)
         classes = classifier.classes
 
-        guard plist[topIndex].kind == .dictionary else {
+        guard plist.kind(of: topIndex) == .dictionary else {
             throw ArchiveError(.invalidTop, path: "/$top", "$top must be a dictionary")
         }
         var top = [TopEntry]()
@@ -110,12 +110,12 @@ public struct KeyedArchive: Sendable {
             let value = plist.dictionaryValue(topIndex, pair: pair)
             let path = JSONPointer.appending("/$top", name)
             guard let uid = plist.uid(at: value) else {
-                switch plist[value].kind {
+                switch plist.kind(of: value) {
                 case .bool, .integer, .real, .asciiString, .utf8String, .utf16String, .data:
                     top.append(TopEntry(name: name, uid: 0, inlineValue: value))
                     continue
                 default:
-                    throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs or inline scalars, found a \(plist[value].kind)")
+                    throw ArchiveError(.invalidTop, path: path, "$top values must be UIDs or inline scalars, found a \(plist.kind(of: value))")
                 }
             }
             try classifier.checkReference(uid, path: path)
@@ -194,7 +194,7 @@ private struct EntryClassifier {
             }
         }
         // Pass 2: resolve instances' classes and check every field.
-        for uid in 1 ..< count where plist[plistIndex(uid)].kind == .dictionary {
+        for uid in 1 ..< count where plist.kind(of: plistIndex(uid)) == .dictionary {
             if entries[uid] == EntryTable.classRecordCode { continue }
             entries[uid] = Int32(try resolveInstance(uid))
         }
@@ -288,7 +288,7 @@ private struct EntryClassifier {
         }
         var chain = [String]()
         if let chainIndex = plist.dictionaryValue(index, forKey: "$classes") {
-            guard plist[chainIndex].kind == .array else {
+            guard plist.kind(of: chainIndex) == .array else {
                 throw ArchiveError(.invalidClassRecord, path: path + "/$classes", "$classes must be an array of strings")
             }
             for element in plist.children(of: chainIndex) {
@@ -315,7 +315,7 @@ private struct EntryClassifier {
     /// swift-corelibs-foundation's unarchiver crashes (SIGSEGV) on an archive holding one, so
     /// "valid" could not promise that Foundation decodes it.
     private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
-        switch plist[value].kind {
+        switch plist.kind(of: value) {
         case .uid:
             if !isValueReference(plist.uidValue(at: value)) { try checkReference(plist.uidValue(at: value), path: fieldPath(uid, keyIndex)) }
         case .set:
@@ -334,7 +334,7 @@ private struct EntryClassifier {
                 }
             }
         case .dictionary, .null:
-            throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex), "a field cannot hold a \(plist[value].kind)")
+            throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex), "a field cannot hold a \(plist.kind(of: value))")
         default:
             break
         }

@@ -18,7 +18,7 @@ extension PlainRenderer {
             appendData(at: index)
         case .date:
             guard let index = archive.scalarField(uid, "NS.time"), let seconds = plist.double(at: index), seconds.isFinite,
-                  plist[index].kind != .bool else {
+                  plist.kind(of: index) != .bool else {
                 throw malformed(uid, "has no finite NS.time")
             }
             output.appendDate(sinceReferenceDate: seconds)

@@ -96,7 +96,7 @@ struct PlainRenderer {
             case .dateScalar(let index):
                 try countNode()
                 // The shape check admits only finite numbers here; anything else renders as the scalar it is.
-                if let seconds = archive.plist.double(at: index), seconds.isFinite, archive.plist[index].kind != .bool {
+                if let seconds = archive.plist.double(at: index), seconds.isFinite, archive.plist.kind(of: index) != .bool {
                     output.appendDate(sinceReferenceDate: seconds)
                 } else {
                     appendScalar(index)
@@ -193,7 +193,7 @@ struct PlainRenderer {
             if plist.stringEquals(Int(plist.references[referencesStart + 2 * pair]), "$class") { continue }
             let value = Int(plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
-            switch plist[value].kind {
+            switch plist.kind(of: value) {
             case .uid:
                 stack.append(.edge(target: plist.uidValue(at: value), site: site, topIndex: -1,
                                    component: .field(uid: uid, pair: pair)))
@@ -216,7 +216,7 @@ struct PlainRenderer {
         let elements = plist.children(of: plistIndex)
         for position in (0 ..< elements.count).reversed() {
             let element = Int(elements[elements.startIndex + position])
-            if plist[element].kind == .uid {
+            if plist.kind(of: element) == .uid {
                 stack.append(.edge(target: plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
                                    topIndex: -1, component: .fieldElement(uid: uid, pair: pair, element: position)))
             } else {

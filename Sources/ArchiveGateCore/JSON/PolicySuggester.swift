@@ -51,7 +51,7 @@ public struct PolicySuggester {
                     classes.insert(name)
                     observed.nonNilCounts[key, default: 0] += 1
                 }
-            } else if let kind = InlineKind(plist[value].kind) {
+            } else if let kind = InlineKind(plist.kind(of: value)) {
                 classes.insert(kind.rawValue)
                 observed.nonNilCounts[key, default: 0] += 1
             } else {

@@ -75,7 +75,7 @@ struct TypedRenderer {
             output.append("null")
             return
         }
-        guard !redactions.isEmpty, plist[index].kind == .dictionary, case .object = archive.entries[uid] else {
+        guard !redactions.isEmpty, plist.kind(of: index) == .dictionary, case .object = archive.entries[uid] else {
             stack.append(.value(plistIndex: index, depth: 1))
             try drain()
             return
@@ -87,8 +87,8 @@ struct TypedRenderer {
             let value = plist.dictionaryValue(index, pair: pair)
             if redactions.sites.contains(ReferenceSite(uid: uid, pair: pair)) {
                 output.append("{\"$uid\":0}")
-            } else if plist[value].kind == .array || plist[value].kind == .set {
-                output.append(plist[value].kind == .set ? "{\"$set\":[" : "[")
+            } else if plist.kind(of: value) == .array || plist.kind(of: value) == .set {
+                output.append(plist.kind(of: value) == .set ? "{\"$set\":[" : "[")
                 for (position, element) in plist.children(of: value).enumerated() {
                     if position > 0 { output.append(UInt8(ascii: ",")) }
                     if redactions.sites.contains(ReferenceSite(uid: uid, pair: pair, element: position)) {
@@ -98,7 +98,7 @@ struct TypedRenderer {
                         try drain()
                     }
                 }
-                output.append(plist[value].kind == .set ? "]}" : "]")
+                output.append(plist.kind(of: value) == .set ? "]}" : "]")
             } else {
                 stack.append(.value(plistIndex: value, depth: 2))
                 try drain()

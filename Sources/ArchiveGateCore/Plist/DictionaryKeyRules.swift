@@ -14,7 +14,7 @@ enum DictionaryKeyRules {
             for pair in 0 ..< pairs {
                 let key = plist.dictionaryKey(index, pair: pair)
                 guard plist.objects[key].isString else {
-                    return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.objects[key].kind), not a string")
+                    return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.kind(of: key)), not a string")
                 }
                 for earlier in 0 ..< pair where keysEqual(plist, plist.dictionaryKey(index, pair: earlier), key) {
                     return Problem(code: .duplicateKey, message: "dictionary key '\(plist.string(at: key) ?? "")' appears twice")
@@ -27,7 +27,7 @@ enum DictionaryKeyRules {
         for pair in 0 ..< pairs {
             let key = plist.dictionaryKey(index, pair: pair)
             guard plist.objects[key].isString, let text = plist.string(at: key) else {
-                return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.objects[key].kind), not a string")
+                return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.kind(of: key)), not a string")
             }
             guard seen.insert(Array(text.utf16)).inserted else {
                 return Problem(code: .duplicateKey, message: "dictionary key '\(text)' appears twice")

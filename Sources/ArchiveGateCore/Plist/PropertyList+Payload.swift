@@ -3,33 +3,33 @@
 /// archive checked it once); these only name what the words mean for that kind.
 extension PropertyList {
     /// The UID of the UID object at `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func uidValue(at index: Int) -> Int { Int(objects[index].first) }
 
     /// The UID of the UID object a container's reference names (an element of `children(of:)`).
-    @inlinable
+    @inlinable @inline(__always)
     public func uidValue(ofReference reference: UInt32) -> Int { Int(objects[Int(reference)].first) }
 
     /// Where the references of the array, set or dictionary at `index` start in `references`
     /// (a dictionary's keys and values interleave from there).
-    @inlinable
+    @inlinable @inline(__always)
     public func referencesStart(of index: Int) -> Int { Int(objects[index].first) }
 
     /// The value of the bool object at `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func boolValue(at index: Int) -> Bool { objects[index].first != 0 }
 
     /// The value of the real object, or the seconds since 2001 of the date object, at `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func realValue(at index: Int) -> Double { Double(bitPattern: objects[index].first) }
 
     /// The raw bit pattern of the real or date object at `index` (for identity comparisons).
-    @inlinable
+    @inlinable @inline(__always)
     public func realBits(at index: Int) -> UInt64 { objects[index].first }
 
     /// Where the text of the string object at `index` is in `bytes`: its offset, and its length in
     /// bytes (ASCII, UTF-8) or in big-endian UTF-16 units.
-    @inlinable
+    @inlinable @inline(__always)
     public func stringStorage(at index: Int) -> (start: Int, length: Int) {
         (Int(objects[index].first), Int(objects[index].second))
     }

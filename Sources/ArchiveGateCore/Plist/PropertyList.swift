@@ -12,7 +12,8 @@ public struct PropertyList: Sendable {
     }
 
     public let format: Format
-    public let objects: [PropertyListObject]
+    /// Every object, indexed by object number (packed; reads as `PropertyListObject`s).
+    public let objects: PropertyListObjectTable
     /// Child object indices of every container, laid out contiguously per container.
     public let references: [UInt32]
     /// The storage that string and data objects point into.
@@ -20,7 +21,7 @@ public struct PropertyList: Sendable {
     /// The index of the top-level object.
     public let root: Int
 
-    public init(format: Format, objects: [PropertyListObject], references: [UInt32], bytes: ByteStorage, root: Int) {
+    public init(format: Format, objects: PropertyListObjectTable, references: [UInt32], bytes: ByteStorage, root: Int) {
         self.format = format
         self.objects = objects
         self.references = references
@@ -56,11 +57,15 @@ public struct PropertyList: Sendable {
 
     // MARK: - Access
 
-    @inlinable
+    @inlinable @inline(__always)
     public subscript(index: Int) -> PropertyListObject { objects[index] }
 
+    /// The kind of object `index` (cheaper than `self[index].kind`: the payload is not unpacked).
+    @inlinable @inline(__always)
+    public func kind(of index: Int) -> PropertyListObject.Kind { objects.kind(at: index) }
+
     /// The child indices of an array or set, or the interleaved key/value indices of a dictionary.
-    @inlinable
+    @inlinable @inline(__always)
     public func children(of index: Int) -> ArraySlice<UInt32> {
         let object = objects[index]
         let start = Int(object.first)
@@ -69,24 +74,24 @@ public struct PropertyList: Sendable {
     }
 
     /// The number of elements (arrays, sets) or pairs (dictionaries).
-    @inlinable
+    @inlinable @inline(__always)
     public func count(of index: Int) -> Int { Int(objects[index].second) }
 
     /// The key index of pair `pair` of dictionary `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func dictionaryKey(_ index: Int, pair: Int) -> Int {
         Int(references[Int(objects[index].first) + 2 * pair])
     }
 
     /// The value index of pair `pair` of dictionary `index`.
-    @inlinable
+    @inlinable @inline(__always)
     public func dictionaryValue(_ index: Int, pair: Int) -> Int {
         Int(references[Int(objects[index].first) + 2 * pair + 1])
     }
 
     /// The value stored under `key` in dictionary `index`, compared without building a `String`.
     public func dictionaryValue(_ index: Int, forKey key: StaticString) -> Int? {
-        guard objects[index].kind == .dictionary else { return nil }
+        guard kind(of: index) == .dictionary else { return nil }
         for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) {
             return dictionaryValue(index, pair: pair)
         }
@@ -95,7 +100,7 @@ public struct PropertyList: Sendable {
 
     /// The pair position of `key` in dictionary `index`, or nil.
     public func dictionaryPairIndex(_ index: Int, forKey key: StaticString) -> Int? {
-        guard objects[index].kind == .dictionary else { return nil }
+        guard kind(of: index) == .dictionary else { return nil }
         for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) { return pair }
         return nil
     }
@@ -170,13 +175,13 @@ public struct PropertyList: Sendable {
     }
 
     /// The signed 128-bit value of an integer object's payload.
-    @inlinable
+    @inlinable @inline(__always)
     public func integer128(_ object: PropertyListObject) -> Int128 {
         Int128(_low: object.first, _high: Int64(bitPattern: object.second))
     }
 
     /// The value of a UID object, or nil.
-    @inlinable
+    @inlinable @inline(__always)
     public func uid(at index: Int) -> Int? {
         let object = objects[index]
         return object.kind == .uid ? Int(object.first) : nil

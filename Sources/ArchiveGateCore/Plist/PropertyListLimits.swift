@@ -3,7 +3,8 @@
 public struct PropertyListLimits: Hashable, Sendable, Codable {
     /// Largest accepted input, in bytes.
     public var maxInputBytes: Int
-    /// Most objects the table may hold.
+    /// Most objects the table may hold (never more than 2^32 - 1, whatever this says: object numbers
+    /// are 32-bit in the tables).
     public var maxObjects: Int
     /// Deepest container nesting the XML reader accepts (binary plists are flat by construction;
     /// consumers that walk them enforce their own depth).

@@ -4,6 +4,9 @@
 /// property list is a flat table that can be walked without recursion and cannot be cyclic by shape.
 public struct PropertyListObject: Hashable, Sendable {
     /// What the object is, and so what its payload words mean.
+    ///
+    /// The raw values are implicit (0, 1, … in declaration order) and must stay so:
+    /// `PropertyListObjectTable` stores the raw value and reads it back as the case by a bit cast.
     public enum Kind: UInt8, Sendable {
         /// The binary `null` marker (0x00). Payload unused.
         case null

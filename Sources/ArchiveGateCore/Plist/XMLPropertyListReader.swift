@@ -93,7 +93,7 @@ extension XMLPropertyListReader {
 
     /// What a scan produces, without the input buffer it scanned.
     struct Tables {
-        var objects: [PropertyListObject]
+        var objects: PropertyListObjectTable
         var references: [UInt32]
         var storage: [UInt8]
         var root: Int
@@ -107,7 +107,7 @@ extension XMLPropertyListReader {
         let sourceEncoding: XMLSourceEncoding
         /// The next byte to read.
         var position = 0
-        var objects: [PropertyListObject] = []
+        var objects = PropertyListObjectTable()
         var references: [UInt32] = []
         /// Decoded string bytes and base64 payloads; string and data objects point here.
         var storage: [UInt8] = []

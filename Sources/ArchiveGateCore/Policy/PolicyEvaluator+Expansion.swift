@@ -1,7 +1,7 @@
 /// How one object is expanded into the edges the walk follows, with the checks that concern the
 /// object itself (key schema, required keys) rather than a site.
 extension PolicyEvaluator {
-    mutating func expand(_ uid: Int, into edges: inout [Edge]) throws(ArchiveError) {
+    mutating func expand(_ uid: Int, into edges: inout WorkStack) throws(ArchiveError) {
         guard let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline else { return }
         if archive.classes[classIndex].isInlineOnlyInstance {
             let className = archive.classes[classIndex].name
@@ -39,7 +39,7 @@ extension PolicyEvaluator {
         return false
     }
 
-    private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout [Edge]) {
+    private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout WorkStack) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
         let compiled = schemaKeys.schemaOfClass[classIndex]
@@ -83,7 +83,7 @@ extension PolicyEvaluator {
                 continue
             }
             if object.kind == .array || object.kind == .set {
-                for (position, element) in plist.children(of: value).enumerated() where plist[Int(element)].kind == .uid {
+                for (position, element) in plist.children(of: value).enumerated() where plist.kind(of: Int(element)) == .uid {
                     edges.append(Edge(target: plist.uidValue(ofReference: element),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
                                       component: .fieldElement(uid: uid, pair: pair, element: position)))
@@ -157,7 +157,7 @@ extension PolicyEvaluator {
         return KeyResolution(kind: .entry(entry), requiredSlot: requiredSlot)
     }
 
-    private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout [Edge]) {
+    private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout WorkStack) {
         let plist = archive.plist
         let index = archive.plistIndex(of: uid)
         switch shape.jsonForm {

@@ -35,17 +35,20 @@ struct PolicyEvaluator {
     private var sawCycle = false
     /// Collections whose elements were already checked against a given constraint: per UID the
     /// first constraint checked (`ElementCheck.packed`, 0 = none; a flat table, allocated on the
-    /// first collection), and a set only for a collection met again under a different one.
-    private var checkedElements: [UInt64] = []
+    /// first collection), and a set for a collection met again under a different one (or under
+    /// constraints too large to pack).
+    private var checkedElements: [UInt32] = []
     private var checkedOtherElements = Set<ElementCheck>()
     private struct ElementCheck: Hashable {
         var uid: Int
         var elements: Int
         var keys: Int
 
-        /// Both constraints (expectation-set indices, -1 for none) in one nonzero word.
-        var packed: UInt64 {
-            1 << 63 | UInt64(UInt32(truncatingIfNeeded: elements + 1)) << 31 | UInt64(UInt32(truncatingIfNeeded: keys + 1))
+        /// Both constraints (expectation-set indices, -1 for none) in one nonzero 32-bit word, or
+        /// nil when an index is past 2^15 - 2 (a policy with that many distinct sets is not seen).
+        var packed: UInt32? {
+            guard (-1 ..< (1 << 15) - 1).contains(elements), (-1 ..< (1 << 15) - 1).contains(keys) else { return nil }
+            return 1 << 31 | UInt32(elements + 1) << 15 | UInt32(keys + 1)
         }
     }
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
@@ -84,13 +87,8 @@ struct PolicyEvaluator {
         self.danger = DangerScan(archive: archive)
     }
 
-    enum Work {
-        case visit(Edge)
-        case leave(uid: Int, popsPath: Bool)
-    }
-
     mutating func evaluate() throws(ArchiveError) -> PolicyEvaluation {
-        var stack = [Work]()
+        var stack = WorkStack()
         let rootExpectation: SiteExpectation = policy.root.map { .entry(table.register(Expectation(accepted: $0))) } ?? .allowed
         for (position, entry) in archive.top.enumerated() {
             if let inline = entry.inlineValue { checkInlineTop(position, plistIndex: inline) }
@@ -100,13 +98,12 @@ struct PolicyEvaluator {
                 topNodes += 1
                 continue
             }
-            stack.append(.visit(Edge(target: entry.uid, site: nil, topIndex: position,
-                                     expectation: rootExpectation, component: .top(position))))
+            stack.append(Edge(target: entry.uid, site: nil, topIndex: position,
+                              expectation: rootExpectation, component: .top(position)))
         }
-        var edges = [Edge]()
         var depth = 0
         var steps = 0
-        while let work = stack.popLast() {
+        while let work = stack.pop() {
             steps += 1
             if steps % Self.deadlineStride == 0 { try deadline?.check("checking the policy") }
             let edge: Edge
@@ -162,10 +159,10 @@ struct PolicyEvaluator {
                 throw ArchiveError(.depthLimitExceeded, path: pointer(),
                                    "objects nest deeper than the limit of \(policy.limits.maxDepth)")
             }
-            stack.append(.leave(uid: edge.target, popsPath: counted))
-            edges.removeAll(keepingCapacity: true)
-            try expand(edge.target, into: &edges)
-            for child in edges.reversed() { stack.append(.visit(child)) }
+            stack.push(.leave(uid: edge.target, popsPath: counted))
+            let firstChild = stack.count
+            try expand(edge.target, into: &stack)
+            stack.reverseFrom(firstChild)
         }
         try scanUnreachable()
         try deadline?.check("checking the policy")
@@ -178,7 +175,7 @@ struct PolicyEvaluator {
     /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.
     private mutating func checkInlineTop(_ position: Int, plistIndex: Int) {
         guard let root = policy.root, !root.acceptsAnyClass else { return }
-        let kind = archive.plist[plistIndex].kind
+        let kind = archive.plist.kind(of: plistIndex)
         if let inline = InlineKind(kind), root.inlineKinds.contains(inline) { return }
         let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
         let name = archive.top[position].name
@@ -299,7 +296,7 @@ struct PolicyEvaluator {
     /// Records that a collection's elements are checked against a constraint; false if they already were.
     private mutating func markElementsChecked(_ check: ElementCheck) -> Bool {
         if checkedElements.isEmpty { checkedElements = Array(repeating: 0, count: archive.objectCount) }
-        let packed = check.packed
+        guard let packed = check.packed else { return checkedOtherElements.insert(check).inserted }
         switch checkedElements[check.uid] {
         case 0:
             checkedElements[check.uid] = packed

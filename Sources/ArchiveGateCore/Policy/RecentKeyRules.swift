@@ -15,7 +15,7 @@ struct RecentKeyRules {
     /// `rule` (UTF-16 keys are never cached: their bytes are not their text's UTF-8).
     mutating func containsOrRemembers(_ rule: DangerScan.KeyRule, in plist: PropertyList) -> Bool {
         let keyIndex = Int(rule.keyIndex)
-        let kind = plist.objects[keyIndex].kind
+        let kind = plist.kind(of: keyIndex)
         guard kind == .asciiString || kind == .utf8String else { return false }
         let (start, length) = plist.stringStorage(at: keyIndex)
         if slots.isEmpty { slots = Array(repeating: DangerScan.KeyRule(classIndex: -1, ownerClass: -1, keyIndex: -1), count: Self.slotCount) }
@@ -31,7 +31,7 @@ struct RecentKeyRules {
         let cached = slots[slot]
         if cached.classIndex == rule.classIndex, cached.ownerClass == rule.ownerClass, cached.keyIndex >= 0 {
             let cachedKey = Int(cached.keyIndex)
-            let cachedKind = plist.objects[cachedKey].kind
+            let cachedKind = plist.kind(of: cachedKey)
             if cachedKind == .asciiString || cachedKind == .utf8String {
                 let (cachedStart, cachedLength) = plist.stringStorage(at: cachedKey)
                 if cachedLength == length {

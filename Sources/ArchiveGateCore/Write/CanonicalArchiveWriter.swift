@@ -79,7 +79,7 @@ struct CanonicalArchiveWriter {
     private mutating func copy(_ old: Int) throws(ArchiveError) -> PropertyListValue {
         let plist = archive.plist
         let index = archive.plistIndex(of: old)
-        guard plist[index].kind == .dictionary, let archiveClass = archive.archiveClass(of: old), !archiveClass.isInline else {
+        guard plist.kind(of: index) == .dictionary, let archiveClass = archive.archiveClass(of: old), !archiveClass.isInline else {
             return scalar(index)
         }
         var entries = [PropertyListValue.Entry(key: "$class", value: .uid(classRecord(archiveClass)))]
@@ -94,7 +94,7 @@ struct CanonicalArchiveWriter {
             if let schema, schema.unknownKeys == .reject, schema.keys[Self.userKey(key)] == nil { continue }
             if let shape = archiveClass.shape, !shape.keepsField(key, objCTypedValue: objCTypedValue) { continue }
             let value = plist.dictionaryValue(index, pair: pair)
-            if plist[value].kind == .set {
+            if plist.kind(of: value) == .set {
                 throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending("/$objects/\(old)", key),
                                    "a plist set: NSKeyedArchiver never writes one and swift-corelibs-foundation crashes decoding one, so sanitize does not write it")
             }
@@ -117,8 +117,8 @@ struct CanonicalArchiveWriter {
         for key: StaticString in ["NS.objects", "NS.keys"] {
             guard let pair = plist.dictionaryPairIndex(index, forKey: key) else { continue }
             let list = plist.dictionaryValue(index, pair: pair)
-            guard plist[list].kind == .array else { continue }
-            for (position, element) in plist.children(of: list).enumerated() where plist[Int(element)].kind == .uid {
+            guard plist.kind(of: list) == .array else { continue }
+            for (position, element) in plist.children(of: list).enumerated() where plist.kind(of: Int(element)) == .uid {
                 let target = plist.uidValue(at: Int(element))
                 if redactions.objects.contains(target) || redactions.sites.contains(ReferenceSite(uid: old, pair: pair, element: position)) {
                     dropped.insert(position)
@@ -132,14 +132,14 @@ struct CanonicalArchiveWriter {
     /// way (leaving out the positions in `dropping`), a scalar as it is (or `$null` at a redacted site).
     private mutating func field(_ index: Int, site: ReferenceSite, dropping: Set<Int> = []) -> PropertyListValue {
         let plist = archive.plist
-        switch plist[index].kind {
+        switch plist.kind(of: index) {
         case .uid:
             return redactions.sites.contains(site) ? .uid(0) : .uid(reference(plist.uidValue(at: index)))
         case .array:
             var elements = [PropertyListValue]()
             for (position, element) in plist.children(of: index).enumerated() where !dropping.contains(position) {
                 let elementSite = ReferenceSite(uid: Int(site.uid), pair: Int(site.pair), element: position)
-                if plist[Int(element)].kind == .uid {
+                if plist.kind(of: Int(element)) == .uid {
                     elements.append(redactions.sites.contains(elementSite) ? .uid(0) : .uid(reference(plist.uidValue(at: Int(element)))))
                 } else {
                     elements.append(redactions.sites.contains(elementSite) ? .uid(0) : scalar(Int(element)))

@@ -52,9 +52,9 @@ struct DangerMatcher {
     static func dataIndex(_ uid: Int, archive: KeyedArchive) -> Int? {
         guard let archiveClass = archive.archiveClass(of: uid) else { return nil }
         let index = archive.plistIndex(of: uid)
-        if archiveClass.isInline { return archive.plist[index].kind == .data ? index : nil }
+        if archiveClass.isInline { return archive.plist.kind(of: index) == .data ? index : nil }
         guard archiveClass.shape == .data, let inner = archive.plist.dictionaryValue(index, forKey: "NS.data"),
-              archive.plist[inner].kind == .data else { return nil }
+              archive.plist.kind(of: inner) == .data else { return nil }
         return inner
     }
 
