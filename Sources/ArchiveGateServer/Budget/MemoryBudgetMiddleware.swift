@@ -35,18 +35,8 @@ struct MemoryBudgetMiddleware: RouterMiddleware {
             lease.release()
             throw error
         }
-        let channel = context.channel
-        // On the connection's loop (connection tasks prefer it, `EventLoopTaskExecutor`) the
-        // release is registered here and the body left as it is: a single-buffer body then keeps
-        // Hummingbird's one batched write of head, body and end (one flush, one syscall) instead
-        // of three writes through a body closure. The next response end written on this
-        // connection is this response's (or its replacement's, should an outer middleware swap it).
-        if channel.eventLoop.inEventLoop,
-           let written = try? channel.pipeline.syncOperations.handler(type: ResponseWrittenHandler.self) {
-            written.whenWritten { lease.release() }
-            return response
-        }
         let body = response.body
+        let channel = context.channel
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             // Released when the bytes have left NIO's outbound queue (ResponseWrittenHandler),
             // not when the writer has handed them over.
