@@ -7,10 +7,6 @@ import NIOHTTPTypesHTTP1
 /// codec and `HTTP1ToHTTPServerCodec`. `HTTP1Channel`'s `additionalChannelHandlers` all sit after
 /// the conversion to HTTP types, where the protocol version is gone and a parser error has no
 /// request to answer.
-///
-/// Each connection's task prefers the connection's own event loop (`EventLoopTaskExecutor`): the
-/// request is read, routed, handled and answered on one thread, without crossing to Swift's
-/// cooperative pool and back per request.
 struct ConformingHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
 
@@ -28,8 +24,6 @@ struct ConformingHTTP1Channel: ServerChildChannel {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
-            await http1.handle(value: value, logger: logger)
-        }
+        await http1.handle(value: value, logger: logger)
     }
 }

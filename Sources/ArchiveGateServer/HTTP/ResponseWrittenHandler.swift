@@ -47,12 +47,6 @@ extension Channel {
     /// connection ends). False when it cannot be arranged (no `ResponseWrittenHandler`, channel
     /// already closed): the caller then does it itself after writing.
     func whenResponseWritten(_ callback: @escaping @Sendable () -> Void) async -> Bool {
-        // Connection tasks run on their channel's loop (`EventLoopTaskExecutor`): register in place.
-        if eventLoop.inEventLoop {
-            guard let handler = try? pipeline.syncOperations.handler(type: ResponseWrittenHandler.self) else { return false }
-            handler.whenWritten(callback)
-            return true
-        }
         let registered: Void? = try? await eventLoop.submit {
             try self.pipeline.syncOperations.handler(type: ResponseWrittenHandler.self).whenWritten(callback)
         }.get()
