@@ -4,7 +4,13 @@ import Testing
 @testable import ArchiveGateFetch
 
 /// Size caps (raw and decoded), lying lengths, timeouts, low-speed abort and cancellation.
-@Suite struct ArchiveFetcherLimitTests {
+///
+/// Which limit stopped a transfer is told by its error (`tooLarge`, `timeout` with its message,
+/// `cancelled`), never by wall time: the loopback policy's total timeout (10 s) would end any of
+/// these transfers with another error. Hangs are caught by the suite's time limit, not by a wall
+/// clock bound inside a test (under load, the whole parallel suite on 2 cores can delay a test's
+/// resumption past any such bound; the four 30 s bounds failed at 32–64 s that way).
+@Suite(.timeLimit(.minutes(2))) struct ArchiveFetcherLimitTests {
     typealias Support = FetchTestSupport
     static let megabyte = 1024 * 1024
 
@@ -15,10 +21,8 @@ import Testing
     @Test func theSizeCapStopsAnEndlessBody() async throws {
         let server = try serve(.stream(chunk: [UInt8](repeating: 0x61, count: 65536)))
         defer { server.stop() }
-        let start = ContinuousClock.now
         let error = await Support.fetchError(server.url("/"), Support.loopbackPolicy { $0.maxBytes = Self.megabyte })
         #expect(error?.code == .tooLarge)
-        #expect(Support.seconds(since: start) < 30)
     }
 
     @Test func aBodyExactlyAtTheCapIsAccepted() async throws {
@@ -66,10 +70,8 @@ import Testing
         #expect(bomb.count < 2 * Self.megabyte)
         let server = try serve(.response(status: 200, headers: ["Content-Encoding: gzip"], body: bomb))
         defer { server.stop() }
-        let start = ContinuousClock.now
         let error = await Support.fetchError(server.url("/"), Support.loopbackPolicy { $0.maxBytes = Self.megabyte })
         #expect(error?.code == .tooLarge)
-        #expect(Support.seconds(since: start) < 30)
     }
 
     @Test func aNestedGzipBombStopsAtTheDecodedCap() async throws {
@@ -96,8 +98,8 @@ import Testing
         let start = ContinuousClock.now
         let error = await Support.fetchError(server.url("/"), policy)
         #expect(error?.code == .timeout)
-        // Not early; and not hanging (the ceiling is loose: the whole suite runs in parallel on 2 cores).
-        #expect((0.6..<30).contains(Support.seconds(since: start)))
+        // Not early (a hang is the suite's time limit).
+        #expect(Support.seconds(since: start) >= 0.6)
     }
 
     @Test func theTotalTimeoutSpansRedirects() async throws {
@@ -118,11 +120,9 @@ import Testing
             $0.lowSpeedTime = .seconds(1)
             $0.totalTimeout = .seconds(30)
         }
-        let start = ContinuousClock.now
         let error = await Support.fetchError(server.url("/"), policy)
         #expect(error?.code == .timeout)
         #expect(error?.message.contains("too slow") == true, "\(String(describing: error))")
-        #expect(Support.seconds(since: start) < 30)
     }
 
     /// A listener whose accept queue is full drops SYNs, so the connect never completes.
@@ -133,10 +133,8 @@ import Testing
         defer { fillers.forEach { close($0) } }
         try await Task.sleep(for: .milliseconds(100))
         let policy = Support.loopbackPolicy { $0.connectTimeout = .milliseconds(300) }
-        let start = ContinuousClock.now
         let error = await Support.fetchError(server.url("/"), policy)
         #expect(error?.code == .timeout, "\(String(describing: error))")
-        #expect(Support.seconds(since: start) < 30)
     }
 
     @Test func cancellingTheTaskAbortsTheTransfer() async throws {
@@ -148,11 +146,9 @@ import Testing
         let acceptDeadline = ContinuousClock.now + .seconds(30)
         while server.acceptCount == 0, ContinuousClock.now < acceptDeadline { try await Task.sleep(for: .milliseconds(2)) }
         #expect(server.acceptCount == 1, "the fetch never reached the origin")
-        let start = ContinuousClock.now
         task.cancel()
         let error = await task.value
         #expect(error?.code == .cancelled)
-        #expect(Support.seconds(since: start) < 30)
     }
 
     private static func connectWithoutWaiting(port: UInt16) -> Int32 {
