@@ -146,6 +146,11 @@ private struct EntryClassifier {
     private var inlineClassIndex = [-1, -1, -1, -1]
     /// The class-table index of each class record resolved so far, by UID; -1 when not yet.
     private var classIndexByRecord: [Int32]
+    /// The `KeyRole` of every key object met so far, by plist index (0 until met): a binary
+    /// archive stores each distinct key once and refers to it from every dictionary, so each key
+    /// object's text is read once and every later sight is a byte load. One byte per plist
+    /// object, freed with the classifier.
+    private var keyRoles: [UInt8]
 
     init(plist: PropertyList, objectsStart: Int, count: Int) {
         self.plist = plist
@@ -153,6 +158,7 @@ private struct EntryClassifier {
         self.count = count
         self.entries = Array(repeating: EntryTable.nullCode, count: count)
         self.classIndexByRecord = Array(repeating: -1, count: count)
+        self.keyRoles = Array(repeating: KeyRole.unknown.rawValue, count: plist.objects.count)
     }
 
     func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
@@ -162,19 +168,19 @@ private struct EntryClassifier {
         for uid in 1 ..< count {
             let index = plistIndex(uid)
             var path: String { "/$objects/\(uid)" }
-            let object = plist[index]
-            switch object.kind {
+            let kind = plist.kind(of: index)
+            switch kind {
             case .dictionary:
                 var hasClassName = false
                 var hasClass = false
                 var hasClasses = false
                 let referencesStart = plist.referencesStart(of: index)
                 for pair in 0 ..< plist.count(of: index) {
-                    switch reservedKey(Int(plist.references[referencesStart + 2 * pair])) {
+                    switch role(of: Int(plist.references[referencesStart + 2 * pair])) {
                     case .className: hasClassName = true
                     case .class: hasClass = true
                     case .classes: hasClasses = true
-                    case .other: break
+                    case .unknown, .plain, .generated, .reserved: break
                     }
                 }
                 if hasClassName && hasClass {
@@ -188,9 +194,9 @@ private struct EntryClassifier {
                     throw ArchiveError(.missingClass, path: path, "dictionary has neither $class nor $classname")
                 }
             case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
-                entries[uid] = Int32(inlineClass(for: object.kind))
+                entries[uid] = Int32(inlineClass(for: kind))
             default:
-                throw ArchiveError(.invalidObjects, path: path, "a \(object.kind) cannot be a $objects entry")
+                throw ArchiveError(.invalidObjects, path: path, "a \(kind) cannot be a $objects entry")
             }
         }
         // Pass 2: resolve instances' classes and check every field.
@@ -200,25 +206,37 @@ private struct EntryClassifier {
         }
     }
 
-    private enum ReservedKey {
-        case `class`, className, classes, other
+    /// What a key object is to the classifier.
+    private enum KeyRole: UInt8 {
+        /// Not classified yet (`keyRoles`' initial value).
+        case unknown
+        /// Does not start with a single `$`: a user key (`$$` escapes a user's leading `$`).
+        case plain
+        case `class`, className, classes
+        /// `$0`, `$1`, …: a key the archiver generates for unkeyed encoding.
+        case generated
+        /// Any other key starting with a single `$`: reserved by the archiver.
+        case reserved
     }
 
-    /// Which of the class-related keys a key object is, read from its bytes.
-    private func reservedKey(_ keyIndex: Int) -> ReservedKey {
-        let key = plist[keyIndex]
-        guard key.kind == .asciiString || key.kind == .utf8String else {
-            if plist.stringEquals(keyIndex, "$class") { return .class }
-            if plist.stringEquals(keyIndex, "$classname") { return .className }
-            if plist.stringEquals(keyIndex, "$classes") { return .classes }
-            return .other
+    /// The role of key object `keyIndex`, read from its text on its first sight only.
+    private mutating func role(of keyIndex: Int) -> KeyRole {
+        if let known = KeyRole(rawValue: keyRoles[keyIndex]), known != .unknown { return known }
+        let role: KeyRole
+        // Keys are strings (both readers refuse others); a table built another way reads as plain.
+        if !plist.objects[keyIndex].isString || !startsWithSingleDollar(keyIndex) {
+            role = .plain
+        } else if plist.stringEquals(keyIndex, "$class") {
+            role = .class
+        } else if plist.stringEquals(keyIndex, "$classname") {
+            role = .className
+        } else if plist.stringEquals(keyIndex, "$classes") {
+            role = .classes
+        } else {
+            role = KeyedArchive.isGeneratedKey(plist.string(at: keyIndex) ?? "") ? .generated : .reserved
         }
-        let (start, length) = plist.stringStorage(at: keyIndex)
-        guard length >= 6, length <= 10, plist.bytes[start] == UInt8(ascii: "$") else { return .other }
-        if plist.stringEquals(keyIndex, "$class") { return .class }
-        if plist.stringEquals(keyIndex, "$classname") { return .className }
-        if plist.stringEquals(keyIndex, "$classes") { return .classes }
-        return .other
+        keyRoles[keyIndex] = role.rawValue
+        return role
     }
 
     private mutating func inlineClass(for kind: PropertyListObject.Kind) -> Int {
@@ -243,19 +261,19 @@ private struct EntryClassifier {
         for pair in 0 ..< plist.count(of: index) {
             let keyIndex = Int(plist.references[referencesStart + 2 * pair])
             let value = Int(plist.references[referencesStart + 2 * pair + 1])
-            if startsWithSingleDollar(keyIndex) {
-                if plist.stringEquals(keyIndex, "$class") {
-                    guard let record = plist.uid(at: value), record < count, entries[record] == EntryTable.classRecordCode else {
-                        throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
-                    }
-                    classIndex = try classIndexForRecord(record)
-                    continue
+            switch role(of: keyIndex) {
+            case .class:
+                guard let record = plist.uid(at: value), record < count, entries[record] == EntryTable.classRecordCode else {
+                    throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
                 }
+                classIndex = try classIndexForRecord(record)
+                continue
+            case .className, .classes, .reserved:
                 let key = plist.string(at: keyIndex) ?? ""
-                if !KeyedArchive.isGeneratedKey(key) {
-                    throw ArchiveError(.reservedKey, path: fieldPath(uid, keyIndex),
-                                       "key '\(key)' starts with a single '$', which the archiver reserves")
-                }
+                throw ArchiveError(.reservedKey, path: fieldPath(uid, keyIndex),
+                                   "key '\(key)' starts with a single '$', which the archiver reserves")
+            case .unknown, .plain, .generated:
+                break
             }
             try checkFieldValue(value, uid: uid, keyIndex: keyIndex)
         }
@@ -267,8 +285,7 @@ private struct EntryClassifier {
 
     /// Whether a key starts with `$` but not `$$`, read from its bytes (keys are mostly ASCII).
     private func startsWithSingleDollar(_ keyIndex: Int) -> Bool {
-        let key = plist[keyIndex]
-        if key.kind == .utf16String { return plist.string(at: keyIndex).map { $0.hasPrefix("$") && !$0.hasPrefix("$$") } ?? false }
+        if plist.kind(of: keyIndex) == .utf16String { return plist.string(at: keyIndex).map { $0.hasPrefix("$") && !$0.hasPrefix("$$") } ?? false }
         let (start, length) = plist.stringStorage(at: keyIndex)
         guard length > 0, plist.bytes[start] == UInt8(ascii: "$") else { return false }
         return length == 1 || plist.bytes[start + 1] != UInt8(ascii: "$")
@@ -323,14 +340,16 @@ private struct EntryClassifier {
                                "a field cannot hold a plist set: NSKeyedArchiver never writes one and Foundation's unarchiver crashes on one")
         case .array:
             for (position, element) in plist.children(of: value).enumerated() {
-                let elementObject = plist[Int(element)]
-                if elementObject.kind == .uid {
+                switch plist.kind(of: Int(element)) {
+                case .uid:
                     if !isValueReference(plist.uidValue(ofReference: element)) {
                         try checkReference(plist.uidValue(ofReference: element), path: JSONPointer.appending(fieldPath(uid, keyIndex), position))
                     }
-                } else if elementObject.isContainer || elementObject.kind == .null {
+                case .array, .set, .dictionary, .null:
                     throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(fieldPath(uid, keyIndex), position),
-                                       "a field's array holds a nested \(elementObject.kind)")
+                                       "a field's array holds a nested \(plist.kind(of: Int(element)))")
+                default:
+                    break
                 }
             }
         case .dictionary, .null:

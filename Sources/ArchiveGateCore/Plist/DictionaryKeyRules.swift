@@ -11,12 +11,17 @@ enum DictionaryKeyRules {
         let pairs = plist.count(of: index)
         // Small dictionaries (nearly all archive objects) compare pairwise without hashing.
         if pairs <= 12 {
+            let start = plist.referencesStart(of: index)
             for pair in 0 ..< pairs {
-                let key = plist.dictionaryKey(index, pair: pair)
+                let key = Int(plist.references[start + 2 * pair])
+                if let duplicate = hasEarlierDuplicate(plist, of: key, pair: pair, referencesStart: start) {
+                    if duplicate { return Problem(code: .duplicateKey, message: "dictionary key '\(plist.string(at: key) ?? "")' appears twice") }
+                    continue
+                }
                 guard plist.objects[key].isString else {
                     return Problem(code: .nonStringKey, message: "dictionary key #\(pair) is a \(plist.kind(of: key)), not a string")
                 }
-                for earlier in 0 ..< pair where keysEqual(plist, plist.dictionaryKey(index, pair: earlier), key) {
+                for earlier in 0 ..< pair where keysEqual(plist, Int(plist.references[start + 2 * earlier]), key) {
                     return Problem(code: .duplicateKey, message: "dictionary key '\(plist.string(at: key) ?? "")' appears twice")
                 }
             }
@@ -34,6 +39,26 @@ enum DictionaryKeyRules {
             }
         }
         return nil
+    }
+
+    /// The pairwise check of a packed ASCII/UTF-8 key `key` (pair `pair`) against the earlier
+    /// keys, read from tag bytes and payload words: whether one of them is the same key, or nil when
+    /// `key` is not such a string (the general path below decides).
+    /// Keys of different lengths differ without a byte compare, and one object used twice is a
+    /// duplicate without one.
+    @inline(__always)
+    private static func hasEarlierDuplicate(_ plist: PropertyList, of key: Int, pair: Int, referencesStart start: Int) -> Bool? {
+        guard let (keyStart, keyLength) = plist.objects.packedByteString(at: key) else { return nil }
+        for earlier in 0 ..< pair {
+            let other = Int(plist.references[start + 2 * earlier])
+            if other == key { return true }
+            if let (otherStart, otherLength) = plist.objects.packedByteString(at: other) {
+                if otherLength == keyLength, plist.bytesEqual(at: keyStart, otherStart, count: keyLength) { return true }
+            } else if keysEqual(plist, other, key) {
+                return true
+            }
+        }
+        return false
     }
 
     private static func keysEqual(_ plist: PropertyList, _ lhs: Int, _ rhs: Int) -> Bool {

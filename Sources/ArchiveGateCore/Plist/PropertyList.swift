@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A parsed property list: a flat table of objects, a table of child references, and the bytes
 /// that strings and data point into.
 ///
@@ -91,23 +99,42 @@ public struct PropertyList: Sendable {
 
     /// The value stored under `key` in dictionary `index`, compared without building a `String`.
     public func dictionaryValue(_ index: Int, forKey key: StaticString) -> Int? {
-        guard kind(of: index) == .dictionary else { return nil }
-        for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) {
-            return dictionaryValue(index, pair: pair)
-        }
-        return nil
+        guard let pair = dictionaryPairIndex(index, forKey: key) else { return nil }
+        return Int(references[referencesStart(of: index) + 2 * pair + 1])
     }
 
     /// The pair position of `key` in dictionary `index`, or nil.
     public func dictionaryPairIndex(_ index: Int, forKey key: StaticString) -> Int? {
         guard kind(of: index) == .dictionary else { return nil }
-        for pair in 0 ..< count(of: index) where stringEquals(dictionaryKey(index, pair: pair), key) { return pair }
+        let start = referencesStart(of: index)
+        for pair in 0 ..< count(of: index) where stringEquals(Int(references[start + 2 * pair]), key) { return pair }
         return nil
     }
 
     /// Whether string object `index` equals the ASCII literal `literal`.
+    ///
+    /// Always inlined: it runs once per dictionary pair in every lookup by key. A packed ASCII or
+    /// UTF-8 key is rejected by its length alone, read from the tag and payload word (no whole
+    /// object unpacked); other objects take the general path.
+    @inlinable @inline(__always)
     public func stringEquals(_ index: Int, _ literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { stringEquals(index, utf8: $0) }
+        if literal.hasPointerRepresentation, let (start, length) = objects.packedByteString(at: index) {
+            return length == literal.utf8CodeUnitCount && bytesEqual(at: start, literal.utf8Start, count: length)
+        }
+        return literal.withUTF8Buffer { stringEquals(index, utf8: $0) }
+    }
+
+    /// Whether the `count` bytes of `bytes` at `start` equal those at `other` (the caller checked
+    /// that the range is inside `bytes`: it is a string object's text).
+    @inlinable @inline(__always)
+    func bytesEqual(at start: Int, _ other: UnsafePointer<UInt8>, count: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in memoryEquals(buffer.baseAddress! + start, other, count) }
+    }
+
+    /// Whether the `count` bytes of `bytes` at `lhs` and at `rhs` are equal (both ranges inside `bytes`).
+    @inlinable @inline(__always)
+    func bytesEqual(at lhs: Int, _ rhs: Int, count: Int) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in memoryEquals(buffer.baseAddress! + lhs, buffer.baseAddress! + rhs, count) }
     }
 
     /// Whether string object `index` equals the given UTF-8 bytes (ASCII fast path; UTF-16 decoded).
@@ -116,10 +143,8 @@ public struct PropertyList: Sendable {
         switch object.kind {
         case .asciiString, .utf8String:
             guard Int(object.second) == other.count else { return false }
-            let start = Int(object.first)
-            return bytes.withUnsafeBufferPointer { buffer in
-                memoryEquals(buffer.baseAddress! + start, other.baseAddress, other.count)
-            }
+            guard let otherStart = other.baseAddress else { return true }
+            return bytesEqual(at: Int(object.first), otherStart, count: other.count)
         case .utf16String:
             return string(at: index).map { $0.utf8.elementsEqual(other) } ?? false
         default:
@@ -188,9 +213,10 @@ public struct PropertyList: Sendable {
     }
 }
 
+/// Whether `count` bytes at `lhs` and `rhs` are equal (`memcmp`: keys are compared by the
+/// million, and the byte loop it replaced was a visible cost).
 @usableFromInline
 func memoryEquals(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>?, _ count: Int) -> Bool {
     guard count > 0, let rhs else { return true }
-    for offset in 0 ..< count where lhs[offset] != rhs[offset] { return false }
-    return true
+    return memcmp(lhs, rhs, count) == 0
 }
