@@ -142,15 +142,13 @@ private struct EntryClassifier {
     var entries: [Int32]
     var classes: [ArchiveClass] = []
     private var classIndexByName: [String: Int] = [:]
+    /// An instance's code between the passes when it has a reserved key besides `$class` (any
+    /// other instance's code is then its `$class` pair position; neither is a class record's).
+    private static let instanceWithReservedKey: Int32 = -3
     /// Class-table indices of the inline pseudo-classes NSString, NSData, NSDate, NSNumber; -1 until seen.
     private var inlineClassIndex = [-1, -1, -1, -1]
     /// The class-table index of each class record resolved so far, by UID; -1 when not yet.
     private var classIndexByRecord: [Int32]
-    /// The `KeyRole` of every key object met so far, by plist index (0 until met): a binary
-    /// archive stores each distinct key once and refers to it from every dictionary, so each key
-    /// object's text is read once and every later sight is a byte load. One byte per plist
-    /// object, freed with the classifier.
-    private var keyRoles: [UInt8]
 
     init(plist: PropertyList, objectsStart: Int, count: Int) {
         self.plist = plist
@@ -158,7 +156,6 @@ private struct EntryClassifier {
         self.count = count
         self.entries = Array(repeating: EntryTable.nullCode, count: count)
         self.classIndexByRecord = Array(repeating: -1, count: count)
-        self.keyRoles = Array(repeating: KeyRole.unknown.rawValue, count: plist.objects.count)
     }
 
     func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
@@ -174,13 +171,16 @@ private struct EntryClassifier {
                 var hasClassName = false
                 var hasClass = false
                 var hasClasses = false
+                var hasReserved = false
+                var classPair = 0
                 let referencesStart = plist.referencesStart(of: index)
                 for pair in 0 ..< plist.count(of: index) {
                     switch role(of: Int(plist.references[referencesStart + 2 * pair])) {
                     case .className: hasClassName = true
-                    case .class: hasClass = true
+                    case .class: hasClass = true; classPair = pair
                     case .classes: hasClasses = true
-                    case .unknown, .plain, .generated, .reserved: break
+                    case .reserved: hasReserved = true
+                    case .plain, .generated: break
                     }
                 }
                 if hasClassName && hasClass {
@@ -192,6 +192,10 @@ private struct EntryClassifier {
                     throw ArchiveError(.invalidClassRecord, path: path + "/$classname", "class record has $classes but no $classname")
                 } else if !hasClass {
                     throw ArchiveError(.missingClass, path: path, "dictionary has neither $class nor $classname")
+                } else {
+                    // Until pass 2 replaces it with the class index: where `$class` is, so that
+                    // pass 2 need not read the keys again, or that a reserved key needs its check.
+                    entries[uid] = hasReserved || hasClasses ? Self.instanceWithReservedKey : Int32(classPair)
                 }
             case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
                 entries[uid] = Int32(inlineClass(for: kind))
@@ -207,9 +211,7 @@ private struct EntryClassifier {
     }
 
     /// What a key object is to the classifier.
-    private enum KeyRole: UInt8 {
-        /// Not classified yet (`keyRoles`' initial value).
-        case unknown
+    private enum KeyRole {
         /// Does not start with a single `$`: a user key (`$$` escapes a user's leading `$`).
         case plain
         case `class`, className, classes
@@ -219,24 +221,34 @@ private struct EntryClassifier {
         case reserved
     }
 
-    /// The role of key object `keyIndex`, read from its text on its first sight only.
-    private mutating func role(of keyIndex: Int) -> KeyRole {
-        if let known = KeyRole(rawValue: keyRoles[keyIndex]), known != .unknown { return known }
-        let role: KeyRole
-        // Keys are strings (both readers refuse others); a table built another way reads as plain.
-        if !plist.objects[keyIndex].isString || !startsWithSingleDollar(keyIndex) {
-            role = .plain
-        } else if plist.stringEquals(keyIndex, "$class") {
-            role = .class
-        } else if plist.stringEquals(keyIndex, "$classname") {
-            role = .className
-        } else if plist.stringEquals(keyIndex, "$classes") {
-            role = .classes
-        } else {
-            role = KeyedArchive.isGeneratedKey(plist.string(at: keyIndex) ?? "") ? .generated : .reserved
+    /// The role of key object `keyIndex`, read from its text (every key of every entry, twice:
+    /// the archives met here store each key anew per dictionary, so a memo by object would not
+    /// pay). A packed ASCII/UTF-8 key is decided by its first byte and length from the tag and
+    /// payload word; other keys take the general path.
+    @inline(__always)
+    private func role(of keyIndex: Int) -> KeyRole {
+        if let (start, length) = plist.objects.packedByteString(at: keyIndex) {
+            guard length > 0, plist.bytes[start] == UInt8(ascii: "$") else { return .plain }
+            if length > 1, plist.bytes[start + 1] == UInt8(ascii: "$") { return .plain }
+            switch length {
+            case 6 where plist.stringEquals(keyIndex, "$class"): return .class
+            case 8 where plist.stringEquals(keyIndex, "$classes"): return .classes
+            case 10 where plist.stringEquals(keyIndex, "$classname"): return .className
+            default: return singleDollarRole(keyIndex)
+            }
         }
-        keyRoles[keyIndex] = role.rawValue
-        return role
+        // Keys are strings (both readers refuse others); a table built another way reads as plain.
+        guard plist.objects[keyIndex].isString, startsWithSingleDollar(keyIndex) else { return .plain }
+        if plist.stringEquals(keyIndex, "$class") { return .class }
+        if plist.stringEquals(keyIndex, "$classname") { return .className }
+        if plist.stringEquals(keyIndex, "$classes") { return .classes }
+        return singleDollarRole(keyIndex)
+    }
+
+    /// A key other than the class keys that starts with a single `$` (rare: kept out of line).
+    @inline(never)
+    private func singleDollarRole(_ keyIndex: Int) -> KeyRole {
+        KeyedArchive.isGeneratedKey(plist.string(at: keyIndex) ?? "") ? .generated : .reserved
     }
 
     private mutating func inlineClass(for kind: PropertyListObject.Kind) -> Int {
@@ -258,10 +270,18 @@ private struct EntryClassifier {
         let index = plistIndex(uid)
         var classIndex: Int?
         let referencesStart = plist.referencesStart(of: index)
+        let passOneCode = entries[uid]
         for pair in 0 ..< plist.count(of: index) {
             let keyIndex = Int(plist.references[referencesStart + 2 * pair])
             let value = Int(plist.references[referencesStart + 2 * pair + 1])
-            switch role(of: keyIndex) {
+            // Pass 1 read every key: without a reserved key, only the `$class` pair is special.
+            let keyRole: KeyRole
+            if passOneCode >= 0 {
+                keyRole = pair == Int(passOneCode) ? .class : .plain
+            } else {
+                keyRole = role(of: keyIndex)
+            }
+            switch keyRole {
             case .class:
                 guard let record = plist.uid(at: value), record < count, entries[record] == EntryTable.classRecordCode else {
                     throw ArchiveError(.invalidClassReference, path: "/$objects/\(uid)/$class", "$class must be the UID of a class record")
@@ -272,7 +292,7 @@ private struct EntryClassifier {
                 let key = plist.string(at: keyIndex) ?? ""
                 throw ArchiveError(.reservedKey, path: fieldPath(uid, keyIndex),
                                    "key '\(key)' starts with a single '$', which the archiver reserves")
-            case .unknown, .plain, .generated:
+            case .plain, .generated:
                 break
             }
             try checkFieldValue(value, uid: uid, keyIndex: keyIndex)
