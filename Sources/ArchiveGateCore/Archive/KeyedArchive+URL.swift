@@ -12,10 +12,18 @@ extension KeyedArchive {
         var relatives = [String]()
         var current = uid
         while current != 0 {
+            // Spelled out rather than `referencedString` / `flatMap(referencedUID)`: a method
+            // reference passed as a closure copies the whole archive (a retain and release of
+            // each of its ~10 buffers), and this runs for every NSURL the walk meets.
             guard relatives.count < limit, archiveClass(of: current)?.shape == .url,
-                  let relative = referencedString(current, "NS.relative") else { return nil }
+                  let relativeField = field(current, "NS.relative"), let relativeUID = referencedUID(relativeField),
+                  let relative = stringValue(ofObject: relativeUID) else { return nil }
             relatives.append(relative)
-            current = field(current, "NS.base").flatMap(referencedUID) ?? 0
+            if let base = field(current, "NS.base"), let baseUID = referencedUID(base) {
+                current = baseUID
+            } else {
+                current = 0
+            }
         }
         return relatives
     }

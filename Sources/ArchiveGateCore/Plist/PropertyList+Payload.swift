@@ -4,11 +4,11 @@
 extension PropertyList {
     /// The UID of the UID object at `index`.
     @inlinable @inline(__always)
-    public func uidValue(at index: Int) -> Int { Int(objects[index].first) }
+    public func uidValue(at index: Int) -> Int { objects.uidPayload(at: index) }
 
     /// The UID of the UID object a container's reference names (an element of `children(of:)`).
     @inlinable @inline(__always)
-    public func uidValue(ofReference reference: UInt32) -> Int { Int(objects[Int(reference)].first) }
+    public func uidValue(ofReference reference: UInt32) -> Int { objects.uidPayload(at: Int(reference)) }
 
     /// Where the references of the array, set or dictionary at `index` start in `references`
     /// (a dictionary's keys and values interleave from there).

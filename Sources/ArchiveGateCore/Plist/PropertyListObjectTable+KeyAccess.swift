@@ -17,3 +17,13 @@ extension PropertyListObjectTable {
         return (Int(payload & (1 << Self.smallOffsetBits - 1)), Int(payload >> Self.smallOffsetBits))
     }
 }
+
+extension PropertyListObjectTable {
+    /// The value of the UID object at `index`, read from its payload word when packed (every UID
+    /// fits the 32-bit tier; the unpacking subscript is the fallback for any other object).
+    @inlinable @inline(__always)
+    func uidPayload(at index: Int) -> Int {
+        if tags[index] == PropertyListObject.Kind.uid.rawValue { return Int(payloads[index]) }
+        return Int(self[index].first)
+    }
+}
