@@ -351,10 +351,24 @@ private struct EntryClassifier {
     /// deeper. A binary plist set (marker 0xC) is refused: NSKeyedArchiver never writes one, and
     /// swift-corelibs-foundation's unarchiver crashes (SIGSEGV) on an archive holding one, so
     /// "valid" could not promise that Foundation decodes it.
+    ///
+    /// Always inlined into the per-field loop (a call copied the classifier's fields per field);
+    /// UIDs and scalars, nearly every field, are decided here, containers out of line.
+    @inline(__always)
     private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist.kind(of: value) {
         case .uid:
             if !isValueReference(plist.uidValue(at: value)) { try checkReference(plist.uidValue(at: value), path: fieldPath(uid, keyIndex)) }
+        case .set, .array, .dictionary, .null:
+            try checkContainerFieldValue(value, uid: uid, keyIndex: keyIndex)
+        default:
+            break
+        }
+    }
+
+    /// `checkFieldValue` for a container or null value.
+    private func checkContainerFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
+        switch plist.kind(of: value) {
         case .set:
             throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex),
                                "a field cannot hold a plist set: NSKeyedArchiver never writes one and Foundation's unarchiver crashes on one")
