@@ -373,7 +373,10 @@ private struct EntryClassifier {
             throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex),
                                "a field cannot hold a plist set: NSKeyedArchiver never writes one and Foundation's unarchiver crashes on one")
         case .array:
-            for (position, element) in plist.children(of: value).enumerated() {
+            // By index into `references`: an `ArraySlice` of it would retain and release the array.
+            let start = plist.referencesStart(of: value)
+            for position in 0 ..< plist.count(of: value) {
+                let element = plist.references[start + position]
                 switch plist.kind(of: Int(element)) {
                 case .uid:
                     if !isValueReference(plist.uidValue(ofReference: element)) {
