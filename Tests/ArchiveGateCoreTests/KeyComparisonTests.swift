@@ -108,6 +108,21 @@ import Testing
         #expect((try? PropertyList.read(Array(distinct.utf8))) != nil)
     }
 
+    /// Empty keys (length 0: the fast paths' edge) are one key in any spelling and found by an
+    /// empty literal, in XML (whose text storage then holds no key bytes) and binary input.
+    @Test func emptyKeysCompareWithoutStorage() throws {
+        let twice = "<plist version=\"1.0\"><dict><key></key><integer>1</integer><key></key><integer>2</integer></dict></plist>"
+        #expect(throws: PropertyListError(.duplicateKey, "")) { try PropertyList.read(Array(twice.utf8)) }
+        let once = try PropertyList.read(Array("<plist version=\"1.0\"><dict><key></key><integer>1</integer></dict></plist>".utf8))
+        #expect(once.int64(at: try #require(once.dictionaryValue(once.root, forKey: ""))) == 1)
+        #expect(once.dictionaryValue(once.root, forKey: "a") == nil)
+        var raw = Raw()
+        let keys = [raw.append(""), raw.append(raw: Self.utf16(""))]
+        let one = raw.append(1)
+        let dictionary = raw.dictionary(keys: keys, values: [one, one])
+        #expect(throws: PropertyListError(.duplicateKey, "")) { try PropertyList.read(raw.bytes { $0.topObject = dictionary }) }
+    }
+
     @Test func aUTF16ClassKeyClassifiesTheInstance() throws {
         for position in 0 ..< 3 {
             var keys = [Self.utf16("name"), Raw.header(0x50, count: 4) + Array("size".utf8)]

@@ -125,16 +125,21 @@ public struct PropertyList: Sendable {
     }
 
     /// Whether the `count` bytes of `bytes` at `start` equal those at `other` (the caller checked
-    /// that the range is inside `bytes`: it is a string object's text).
+    /// that the range is inside `bytes`: it is a string object's text). Empty runs are equal
+    /// without touching the storage, which may then have no base address (an XML plist whose
+    /// only strings are empty).
     @inlinable @inline(__always)
     func bytesEqual(at start: Int, _ other: UnsafePointer<UInt8>, count: Int) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in memoryEquals(buffer.baseAddress! + start, other, count) }
+        guard count > 0 else { return true }
+        return bytes.withUnsafeBufferPointer { buffer in memoryEquals(buffer.baseAddress! + start, other, count) }
     }
 
-    /// Whether the `count` bytes of `bytes` at `lhs` and at `rhs` are equal (both ranges inside `bytes`).
+    /// Whether the `count` bytes of `bytes` at `lhs` and at `rhs` are equal (both ranges inside
+    /// `bytes`; empty runs as above).
     @inlinable @inline(__always)
     func bytesEqual(at lhs: Int, _ rhs: Int, count: Int) -> Bool {
-        bytes.withUnsafeBufferPointer { buffer in memoryEquals(buffer.baseAddress! + lhs, buffer.baseAddress! + rhs, count) }
+        guard count > 0 else { return true }
+        return bytes.withUnsafeBufferPointer { buffer in memoryEquals(buffer.baseAddress! + lhs, buffer.baseAddress! + rhs, count) }
     }
 
     /// Whether string object `index` equals the given UTF-8 bytes (ASCII fast path; UTF-16 decoded).
