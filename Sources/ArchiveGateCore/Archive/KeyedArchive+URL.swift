@@ -15,7 +15,9 @@ extension KeyedArchive {
             guard relatives.count < limit, archiveClass(of: current)?.shape == .url,
                   let relative = referencedString(current, "NS.relative") else { return nil }
             relatives.append(relative)
-            current = field(current, "NS.base").flatMap(referencedUID) ?? 0
+            // A closure, not `.flatMap(referencedUID)`: a method reference captures a copy of the whole
+            // archive (a retain and release of each of its tables, per URL).
+            current = field(current, "NS.base").flatMap { referencedUID($0) } ?? 0
         }
         return relatives
     }

@@ -186,16 +186,15 @@ struct PlainRenderer {
         }
         output.append(contentsOf: classOpenings[classIndex])
         stack.append(.literal("}"))
-        let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        let referencesStart = plist.referencesStart(of: index)
-        for pair in (0 ..< plist.count(of: index)).reversed() {
-            if plist.stringEquals(Int(plist.references[referencesStart + 2 * pair]), "$class") { continue }
-            let value = Int(plist.references[referencesStart + 2 * pair + 1])
+        let referencesStart = archive.plist.referencesStart(of: index)
+        for pair in (0 ..< archive.plist.count(of: index)).reversed() {
+            if archive.plist.stringEquals(Int(archive.plist.references[referencesStart + 2 * pair]), "$class") { continue }
+            let value = Int(archive.plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
-            switch plist.kind(of: value) {
+            switch archive.plist.kind(of: value) {
             case .uid:
-                stack.append(.edge(target: plist.uidValue(at: value), site: site, topIndex: -1,
+                stack.append(.edge(target: archive.plist.uidValue(at: value), site: site, topIndex: -1,
                                    component: .field(uid: uid, pair: pair)))
             case _ where !redactions.isEmpty && redactions.sites.contains(site):
                 // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
@@ -212,12 +211,11 @@ struct PlainRenderer {
     private mutating func pushInlineArray(uid: Int, pair: Int, plistIndex: Int) {
         output.append(UInt8(ascii: "["))
         stack.append(.literal("]"))
-        let plist = archive.plist
-        let elements = plist.children(of: plistIndex)
+        let elements = archive.plist.children(of: plistIndex)
         for position in (0 ..< elements.count).reversed() {
             let element = Int(elements[elements.startIndex + position])
-            if plist.kind(of: element) == .uid {
-                stack.append(.edge(target: plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
+            if archive.plist.kind(of: element) == .uid {
+                stack.append(.edge(target: archive.plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
                                    topIndex: -1, component: .fieldElement(uid: uid, pair: pair, element: position)))
             } else {
                 stack.append(.scalar(plistIndex: element))

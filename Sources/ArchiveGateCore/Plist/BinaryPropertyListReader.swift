@@ -229,17 +229,7 @@ private struct ObjectDecoder {
             guard referenceStart + entries <= Int(UInt32.max) else {
                 throw PropertyListError(.objectLimitExceeded, offset: offset, "too many container references")
             }
-            if high == 0xD {
-                // The file lists all keys, then all values; we store pairs side by side.
-                for pair in 0 ..< count {
-                    references.append(try readReference(at: start + pair * referenceSize))
-                    references.append(try readReference(at: start + (count + pair) * referenceSize))
-                }
-            } else {
-                for element in 0 ..< count {
-                    references.append(try readReference(at: start + element * referenceSize))
-                }
-            }
+            try appendReferences(from: start, count: count, isDictionary: high == 0xD, to: &references)
             let kind: PropertyListObject.Kind = high == 0xA ? .array : (high == 0xC ? .set : .dictionary)
             return PropertyListObject(kind: kind, first: UInt64(referenceStart), second: UInt64(count))
         default:
@@ -285,13 +275,66 @@ private struct ObjectDecoder {
         return (Int(count), offset + 2 + size)
     }
 
-    private func readReference(at position: Int) throws(PropertyListError) -> UInt32 {
-        let reference = readBigEndian(at: position, size: referenceSize)
-        guard reference < UInt64(objectCount) else {
-            throw PropertyListError(.invalidObjectReference, offset: position,
-                                    "reference to object \(reference), but there are \(objectCount)")
+    /// Appends a container's `count` references (a dictionary's `count` keys, then `count` values,
+    /// stored as pairs side by side), each checked against the object count; the range was checked
+    /// by the caller. The array grows once per container and is filled through one pointer (not an
+    /// `append` per reference, each with its own uniqueness and capacity check); the reads are
+    /// specialised for the file's reference width. A bad reference fails with its own position,
+    /// in the order the references are stored (a dictionary's key before its value).
+    private func appendReferences(from start: Int, count: Int, isDictionary: Bool,
+                                  to references: inout [UInt32]) throws(PropertyListError) {
+        let entries = isDictionary ? 2 * count : count
+        guard entries > 0 else { return }
+        let first = references.count
+        references.append(contentsOf: repeatElement(0, count: entries))
+        try references.withUnsafeMutableBufferPointer { (stored) throws(PropertyListError) in
+            let target = stored.baseAddress! + first
+            switch referenceSize {
+            case 1: try readReferences(UInt8.self, from: start, count: count, isDictionary: isDictionary, into: target)
+            case 2: try readReferences(UInt16.self, from: start, count: count, isDictionary: isDictionary, into: target)
+            case 4: try readReferences(UInt32.self, from: start, count: count, isDictionary: isDictionary, into: target)
+            default:
+                for entry in 0 ..< entries {
+                    // Pair `entry / 2`'s key or value (dictionaries), or element `entry`.
+                    let slot = isDictionary ? (entry & 1) * count + entry >> 1 : entry
+                    target[entry] = try reference(at: start + slot * referenceSize, value: readBigEndian(at: start + slot * referenceSize, size: referenceSize))
+                }
+            }
         }
-        return UInt32(reference)
+    }
+
+    /// `appendReferences` for references of `Width`'s size.
+    @inline(__always)
+    private func readReferences<Width: FixedWidthInteger & UnsignedInteger>(
+        _: Width.Type, from start: Int, count: Int, isDictionary: Bool, into target: UnsafeMutablePointer<UInt32>
+    ) throws(PropertyListError) {
+        let source = UnsafeRawPointer(buffer.baseAddress!) + start
+        let size = MemoryLayout<Width>.size
+        if isDictionary {
+            for pair in 0 ..< count {
+                let key = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: pair * size, as: Width.self)))
+                target[2 * pair] = try reference(at: start + pair * size, value: key)
+                let value = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: (count + pair) * size, as: Width.self)))
+                target[2 * pair + 1] = try reference(at: start + (count + pair) * size, value: value)
+            }
+        } else {
+            for element in 0 ..< count {
+                let value = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: element * size, as: Width.self)))
+                target[element] = try reference(at: start + element * size, value: value)
+            }
+        }
+    }
+
+    /// `value`, read at `position`, as an object number, or the error for a reference past the objects.
+    @inline(__always)
+    private func reference(at position: Int, value: UInt64) throws(PropertyListError) -> UInt32 {
+        guard value < UInt64(objectCount) else { throw invalidReference(at: position, value) }
+        return UInt32(truncatingIfNeeded: value)
+    }
+
+    @inline(never)
+    private func invalidReference(at position: Int, _ reference: UInt64) -> PropertyListError {
+        PropertyListError(.invalidObjectReference, offset: position, "reference to object \(reference), but there are \(objectCount)")
     }
 
     private func checkStringSize(_ byteCount: Int, at offset: Int) throws(PropertyListError) {
