@@ -35,7 +35,7 @@ extension PlainRenderer {
             }
             bytes.withUnsafeBufferPointer { output.appendUUID($0) }
         case .url:
-            output.appendString(try resolveURL(uid))
+            if let verbatim = verbatimURLString(uid) { appendStringObject(verbatim) } else { output.appendString(try resolveURL(uid)) }
         case .referencedString(let key):
             guard let name = archive.referencedString(uid, key) else { throw malformed(uid, "has no \(key) string") }
             output.appendString(name)
