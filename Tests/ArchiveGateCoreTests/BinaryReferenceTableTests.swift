@@ -76,4 +76,20 @@ import Testing
         #expect(arrayError?.code == .invalidObjectReference)
         #expect(arrayError?.offset == Self.referenceOffset(1700, width: width, marker: 0xA0, count: elements.count))
     }
+
+    /// An offset table that names one container 3,000 times claims far more references than the
+    /// object area could hold: the table reserved for it is capped, and the references outgrow it
+    /// into memory that grows on demand, all of them read back.
+    @Test func containerNamedManyTimesOutgrowsTheCappedTable() throws {
+        var raw = Raw(referenceSize: 2)
+        let elements = (1 ... 10).map { UInt64($0) }
+        raw.array(elements)
+        for index in 0 ..< 10 { raw.append(.string("s\(index)")) }
+        let bytes = raw.bytes { layout in layout.offsets += Array(repeating: layout.offsets[0], count: 3000) }
+        let plist = try PropertyList.read(bytes)
+        #expect(plist.references.count == 3001 * 10)
+        for object in [0, 11, 1500, 3010] {
+            #expect(Array(plist.children(of: object)) == elements.map(UInt32.init))
+        }
+    }
 }

@@ -11,7 +11,7 @@ struct BinaryObjectDecoder {
 
     static var representableDates: Range<Double> { PropertyList.representableDates }
 
-    func decode(at offset: Int, references: inout [UInt32]) throws(PropertyListError) -> PropertyListObject {
+    func decode(at offset: Int, references: inout ReferenceSink) throws(PropertyListError) -> PropertyListObject {
         let marker = buffer[offset]
         let high = marker >> 4
         let low = marker & 0x0F
@@ -131,78 +131,68 @@ struct BinaryObjectDecoder {
         return (Int(count), offset + 2 + size)
     }
 
-    /// How many references `appendReferences` reads into its stack buffer before appending them.
-    private static let referenceChunk = 1024
-
-    /// Appends a container's `count` references (a dictionary's `count` keys, then `count` values,
-    /// stored as pairs side by side), each checked against the object count; the range was checked
-    /// by the caller. They are read, at the file's reference width, into a stack buffer and
-    /// appended a chunk at a time (not an `append` per reference, each with its own uniqueness and
-    /// capacity check). A bad reference fails with its own position, the first in stored order
-    /// (a dictionary's key before its value), as one read at a time would.
+    /// Writes a container's `count` references (a dictionary's `count` keys, then `count` values,
+    /// stored as pairs side by side) into `references`, each checked against the object count; the
+    /// range was checked by the caller. They are read at the file's reference width and written
+    /// through one pointer (not an `append` per reference). A bad reference fails with its own
+    /// position, the first in stored order (a dictionary's key before its value), as one read at a
+    /// time would; nothing is committed then.
     private func appendReferences(from start: Int, count: Int, isDictionary: Bool,
-                                  to references: inout [UInt32]) throws(PropertyListError) {
-        let perItem = isDictionary ? 2 : 1
-        var done = 0
-        while done < count {
-            let items = done ..< done + min(count - done, Self.referenceChunk / perItem)
-            let failure = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: items.count * perItem) { slots -> Int? in
-                let failure: Int?
-                switch referenceSize {
-                case 1: failure = readReferences(UInt8.self, from: start, items: items, of: count, isDictionary: isDictionary, into: slots)
-                case 2: failure = readReferences(UInt16.self, from: start, items: items, of: count, isDictionary: isDictionary, into: slots)
-                case 4: failure = readReferences(UInt32.self, from: start, items: items, of: count, isDictionary: isDictionary, into: slots)
-                default: failure = readReferences(from: start, items: items, of: count, isDictionary: isDictionary, into: slots)
-                }
-                if failure == nil { references.append(contentsOf: UnsafeBufferPointer(slots)) }
-                return failure
-            }
-            if let failure {
-                throw PropertyListError(.invalidObjectReference, offset: failure,
-                                        "reference to object \(readBigEndian(at: failure, size: referenceSize)), but there are \(objectCount)")
-            }
-            done = items.upperBound
+                                  to references: inout ReferenceSink) throws(PropertyListError) {
+        let entries = isDictionary ? 2 * count : count
+        guard entries > 0 else { return }
+        let slots = references.room(for: entries)
+        let failure: Int?
+        switch referenceSize {
+        case 1: failure = readReferences(UInt8.self, from: start, count: count, isDictionary: isDictionary, into: slots)
+        case 2: failure = readReferences(UInt16.self, from: start, count: count, isDictionary: isDictionary, into: slots)
+        case 4: failure = readReferences(UInt32.self, from: start, count: count, isDictionary: isDictionary, into: slots)
+        default: failure = readReferences(from: start, count: count, isDictionary: isDictionary, into: slots)
         }
+        if let failure {
+            throw PropertyListError(.invalidObjectReference, offset: failure,
+                                    "reference to object \(readBigEndian(at: failure, size: referenceSize)), but there are \(objectCount)")
+        }
+        references.commit(entries)
     }
 
-    /// Reads the references of `items` (elements, or pairs of a dictionary of `count` pairs) of
-    /// `Width`'s size into `slots`; returns the position of the first one past the objects, if any.
+    /// Reads the references of a container of `count` elements or pairs, of `Width`'s size, into
+    /// `slots`; returns the position of the first one past the objects, if any.
     @inline(__always)
     private func readReferences<Width: FixedWidthInteger & UnsignedInteger>(
-        _: Width.Type, from start: Int, items: Range<Int>, of count: Int, isDictionary: Bool,
-        into slots: UnsafeMutableBufferPointer<UInt32>
+        _: Width.Type, from start: Int, count: Int, isDictionary: Bool, into slots: UnsafeMutablePointer<UInt32>
     ) -> Int? {
         let source = UnsafeRawPointer(buffer.baseAddress!) + start
         let size = MemoryLayout<Width>.size
         let limit = UInt64(objectCount)
-        var slot = 0
-        for item in items {
-            let key = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: item * size, as: Width.self)))
-            guard key < limit else { return start + item * size }
-            slots[slot] = UInt32(truncatingIfNeeded: key)
-            slot += 1
-            if isDictionary {
-                let value = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: (count + item) * size, as: Width.self)))
-                guard value < limit else { return start + (count + item) * size }
-                slots[slot] = UInt32(truncatingIfNeeded: value)
-                slot += 1
+        if isDictionary {
+            for pair in 0 ..< count {
+                let key = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: pair * size, as: Width.self)))
+                guard key < limit else { return start + pair * size }
+                let value = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: (count + pair) * size, as: Width.self)))
+                guard value < limit else { return start + (count + pair) * size }
+                slots[2 * pair] = UInt32(truncatingIfNeeded: key)
+                slots[2 * pair + 1] = UInt32(truncatingIfNeeded: value)
+            }
+        } else {
+            for element in 0 ..< count {
+                let value = UInt64(Width(bigEndian: source.loadUnaligned(fromByteOffset: element * size, as: Width.self)))
+                guard value < limit else { return start + element * size }
+                slots[element] = UInt32(truncatingIfNeeded: value)
             }
         }
         return nil
     }
 
     /// `readReferences` for the other widths (3, 5…8 bytes).
-    private func readReferences(from start: Int, items: Range<Int>, of count: Int, isDictionary: Bool,
-                                into slots: UnsafeMutableBufferPointer<UInt32>) -> Int? {
-        var slot = 0
-        for item in items {
-            for position in isDictionary ? [item, count + item] : [item] {
-                let offset = start + position * referenceSize
-                let reference = readBigEndian(at: offset, size: referenceSize)
-                guard reference < UInt64(objectCount) else { return offset }
-                slots[slot] = UInt32(truncatingIfNeeded: reference)
-                slot += 1
-            }
+    private func readReferences(from start: Int, count: Int, isDictionary: Bool, into slots: UnsafeMutablePointer<UInt32>) -> Int? {
+        let entries = isDictionary ? 2 * count : count
+        for entry in 0 ..< entries {
+            // Stored entry `entry`: pair `entry / 2`'s key or value (dictionaries), or element `entry`.
+            let position = start + (isDictionary ? (entry & 1) * count + entry >> 1 : entry) * referenceSize
+            let reference = readBigEndian(at: position, size: referenceSize)
+            guard reference < UInt64(objectCount) else { return position }
+            slots[entry] = UInt32(truncatingIfNeeded: reference)
         }
         return nil
     }

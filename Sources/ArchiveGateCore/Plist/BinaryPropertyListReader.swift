@@ -26,21 +26,32 @@ struct BinaryPropertyListReader {
     func read() throws(PropertyListError) -> PropertyList {
         let trailer = try readTrailer()
         let referenceEstimate = try validateOffsetTable(trailer)
-        var references = [UInt32]()
         // Exact for well-formed files (no regrowth, no slack); never more than the object area
-        // could hold, whatever the counts claim.
-        references.reserveCapacity(min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize))
-
-        let objects = try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
-            let cursor = BinaryObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
-                                       referenceSize: trailer.referenceSize,
-                                       objectCount: trailer.objectCount, limits: limits)
-            // The table was validated above; each entry is read again here rather than kept in an array.
-            return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
-                let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
-                return try cursor.decode(at: offset, references: &references)
+        // could hold, whatever the counts claim (`ReferenceSink` takes over past that).
+        let referenceCapacity = min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize)
+        var objects = PropertyListObjectTable()
+        var failure: PropertyListError?
+        var movedReferences: [UInt32]?
+        var references = [UInt32](unsafeUninitializedCapacity: referenceCapacity) { storage, initialized in
+            var sink = ReferenceSink(storage: storage)
+            do throws(PropertyListError) {
+                objects = try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
+                    let cursor = BinaryObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
+                                                     referenceSize: trailer.referenceSize,
+                                                     objectCount: trailer.objectCount, limits: limits)
+                    // The table was validated above; each entry is read again here rather than kept in an array.
+                    return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
+                        let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
+                        return try cursor.decode(at: offset, references: &sink)
+                    }
+                }
+            } catch {
+                failure = error
             }
+            (initialized, movedReferences) = sink.finish()
         }
+        if let failure { throw failure }
+        if let movedReferences { references = movedReferences }
         let plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
                                  root: trailer.topObject)
         // Dictionaries in object order, found by their kind byte (a list of them would be 16 B per
