@@ -117,7 +117,8 @@ struct PlainRenderer {
 
     private mutating func renderEdge(target: Int, site: ReferenceSite?, topIndex: Int, component: PathComponent) throws(ArchiveError) {
         try countNode(component)
-        if target == 0 || isRedacted(target: target, site: site, topIndex: topIndex) {
+        // (The emptiness test inline: most renderings redact nothing, and this runs per object.)
+        if target == 0 || (!redactions.isEmpty && isRedacted(target: target, site: site, topIndex: topIndex)) {
             output.append("null")
             return
         }
@@ -251,16 +252,17 @@ struct PlainRenderer {
 
     /// Writes a plist string object as a JSON string, straight from its bytes.
     mutating func appendStringObject(_ index: Int) {
-        let object = archive.plist[index]
+        let kind = archive.plist.kind(of: index)
+        guard kind == .asciiString || kind == .utf8String || kind == .utf16String else {
+            output.append("\"\"")
+            return
+        }
+        let (start, length) = archive.plist.stringStorage(at: index)
         archive.plist.bytes.withUnsafeBufferPointer { buffer in
-            let (start, length) = archive.plist.stringStorage(at: index)
-            switch object.kind {
-            case .asciiString, .utf8String:
-                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]))
-            case .utf16String:
+            if kind == .utf16String {
                 output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: length)
-            default:
-                output.append("\"\"")
+            } else {
+                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]))
             }
         }
     }

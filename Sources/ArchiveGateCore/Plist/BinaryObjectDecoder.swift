@@ -257,7 +257,8 @@ struct BinaryObjectDecoder {
     }
 
     /// The references a container at `offset` (inside the object area) claims, or 0 for other
-    /// objects and for counts that do not fit the object area.
+    /// objects and for counts that do not fit the object area. (Inlined: once per object.)
+    @inline(__always)
     func claimedReferences(at offset: Int) -> Int {
         let marker = buffer[offset]
         let high = marker >> 4

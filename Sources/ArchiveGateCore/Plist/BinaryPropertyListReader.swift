@@ -130,19 +130,34 @@ struct BinaryPropertyListReader {
         try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> Int in
             let reader = BinaryObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
                                        referenceSize: trailer.referenceSize, objectCount: trailer.objectCount, limits: limits)
-            var position = trailer.offsetTableStart
-            var references = 0
-            for _ in 0 ..< trailer.objectCount {
-                let offset = reader.readBigEndian(at: position, size: trailer.offsetSize)
-                guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
-                    throw PropertyListError(.invalidOffset, offset: position,
-                                            "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
-                }
-                position += trailer.offsetSize
-                references += reader.claimedReferences(at: Int(offset))
+            // One loop per common entry width, so that each entry is one load (the loop is inlined
+            // with its reader).
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            switch trailer.offsetSize {
+            case 1: return try checkOffsets(trailer, reader) { UInt64(base.load(fromByteOffset: $0, as: UInt8.self)) }
+            case 2: return try checkOffsets(trailer, reader) { UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: $0, as: UInt16.self))) }
+            case 4: return try checkOffsets(trailer, reader) { UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
+            default: return try checkOffsets(trailer, reader) { reader.readBigEndian(at: $0, size: trailer.offsetSize) }
             }
-            return references
         }
+    }
+
+    /// `validateOffsetTable`'s loop, reading each entry with `entry(position)`.
+    @inline(__always)
+    private func checkOffsets(_ trailer: Trailer, _ reader: BinaryObjectDecoder,
+                              entry: (Int) -> UInt64) throws(PropertyListError) -> Int {
+        var position = trailer.offsetTableStart
+        var references = 0
+        for _ in 0 ..< trailer.objectCount {
+            let offset = entry(position)
+            guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
+                throw PropertyListError(.invalidOffset, offset: position,
+                                        "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
+            }
+            position += trailer.offsetSize
+            references += reader.claimedReferences(at: Int(offset))
+        }
+        return references
     }
 
     /// Reads an unsigned big-endian number; callers have checked `offset + size <= bytes.count`.
