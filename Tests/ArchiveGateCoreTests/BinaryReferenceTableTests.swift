@@ -1,9 +1,10 @@
 import Testing
 @testable import ArchiveGateCore
 
-/// The reader fills a container's references in chunks, at the file's reference width: large
-/// containers (past a chunk) read back in order, and the first bad reference in stored order (a
-/// dictionary's key before its value, pair after pair) is the one reported, at its own byte.
+/// The reader writes a container's references through one pointer, read at the file's reference
+/// width: large containers read back in order at every width, and the first bad reference in
+/// stored order (a dictionary's key before its value, pair after pair) is the one reported, at its
+/// own byte.
 @Suite struct BinaryReferenceTableTests {
     typealias Raw = BinaryPropertyListWriter.RawBuilder
 
