@@ -59,8 +59,11 @@ extension KeyedArchive {
     /// RFC 2396's unreserved and reserved characters, `%` with two hex digits, and at most one `#`.
     /// Anything else (spaces, non-ASCII, brackets, a lone `%`, a second `#`, no scheme) goes to NSURL
     /// itself. `KeyedArchiveURLTests` checks the two agree over generated strings.
-    static func isPlainAbsoluteURL(_ text: String) -> Bool {
-        var utf8 = text.utf8.makeIterator()
+    static func isPlainAbsoluteURL(_ text: String) -> Bool { isPlainAbsoluteURL(utf8: text.utf8) }
+
+    /// `isPlainAbsoluteURL` of a string's UTF-8 bytes (the renderer asks it of plist bytes directly).
+    static func isPlainAbsoluteURL(utf8 text: some Sequence<UInt8>) -> Bool {
+        var utf8 = text.makeIterator()
         // Scheme: a letter, then letters, digits, "+", "-", ".", up to ":".
         guard let first = utf8.next(), isLetter(first) else { return false }
         var byte: UInt8?

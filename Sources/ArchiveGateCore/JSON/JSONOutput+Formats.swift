@@ -95,15 +95,26 @@ extension JSONOutput {
         }
     }
 
-    /// 16 bytes as the canonical upper-case UUID string.
-    mutating func appendUUID(_ bytes: some Collection<UInt8>) {
-        let digits: [UInt8] = Array("0123456789ABCDEF".utf8)
-        append(UInt8(ascii: "\""))
-        for (position, byte) in bytes.enumerated() {
-            if position == 4 || position == 6 || position == 8 || position == 10 { append(UInt8(ascii: "-")) }
-            append(digits[Int(byte >> 4)])
-            append(digits[Int(byte & 0xF)])
+    /// 16 bytes as the canonical upper-case UUID string, formatted in a stack buffer and appended at once.
+    mutating func appendUUID(_ bytes: UnsafeBufferPointer<UInt8>) {
+        precondition(bytes.count == 16, "a UUID has 16 bytes")
+        let digits: StaticString = "0123456789ABCDEF"
+        // `"` + 32 hex digits + 4 dashes + `"`.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { text in
+            var position = 0
+            text[position] = UInt8(ascii: "\"")
+            position += 1
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    text[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                text[position] = digits.utf8Start[Int(byte >> 4)]
+                text[position + 1] = digits.utf8Start[Int(byte & 0xF)]
+                position += 2
+            }
+            text[position] = UInt8(ascii: "\"")
+            append(contentsOf: UnsafeBufferPointer(rebasing: text[0 ... position]))
         }
-        append(UInt8(ascii: "\""))
     }
 }

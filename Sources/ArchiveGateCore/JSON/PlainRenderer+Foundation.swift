@@ -6,31 +6,36 @@ extension PlainRenderer {
     /// false for forms that are containers, or for a value ArchiveGate cannot shape (it then renders
     /// as `{"$class": …}`).
     mutating func renderLeaf(_ uid: Int, shape: FoundationShape, component: PathComponent) throws(ArchiveError) -> Bool {
-        let plist = archive.plist
         switch shape.jsonForm {
         case .string:
-            guard let text = archive.stringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
-            if let inline = archive.scalarField(uid, "NS.string") { appendStringObject(inline) } else { output.appendString(text) }
+            // An inline NS.string is written straight from the plist bytes (the reader validated
+            // them): no `String` is built for it, and its text is not checked a second time.
+            guard archive.hasStringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
+            if let inline = archive.scalarField(uid, "NS.string") {
+                appendStringObject(inline)
+            } else if let text = archive.stringValue(ofObject: uid) {
+                output.appendString(text)
+            }
         case .base64:
-            guard let index = archive.dataIndex(archive.field(uid, "NS.data")), plist.data(at: index) != nil else {
+            guard let index = archive.dataIndex(archive.field(uid, "NS.data")), archive.plist.data(at: index) != nil else {
                 throw malformed(uid, "has no NS.data")
             }
             appendData(at: index)
         case .date:
-            guard let index = archive.scalarField(uid, "NS.time"), let seconds = plist.double(at: index), seconds.isFinite,
-                  plist.kind(of: index) != .bool else {
+            guard let index = archive.scalarField(uid, "NS.time"), let seconds = archive.plist.double(at: index), seconds.isFinite,
+                  archive.plist.kind(of: index) != .bool else {
                 throw malformed(uid, "has no finite NS.time")
             }
             output.appendDate(sinceReferenceDate: seconds)
         case .null:
             output.append("null")
         case .uuid:
-            guard let index = archive.dataIndex(archive.field(uid, "NS.uuidbytes")), let bytes = plist.data(at: index), bytes.count == 16 else {
+            guard let index = archive.dataIndex(archive.field(uid, "NS.uuidbytes")), let bytes = archive.plist.data(at: index), bytes.count == 16 else {
                 throw malformed(uid, "has no 16-byte NS.uuidbytes")
             }
-            output.appendUUID(bytes)
+            bytes.withUnsafeBufferPointer { output.appendUUID($0) }
         case .url:
-            output.appendString(try resolveURL(uid))
+            if let verbatim = verbatimURLString(uid) { appendStringObject(verbatim) } else { output.appendString(try resolveURL(uid)) }
         case .referencedString(let key):
             guard let name = archive.referencedString(uid, key) else { throw malformed(uid, "has no \(key) string") }
             output.appendString(name)
@@ -89,7 +94,6 @@ extension PlainRenderer {
 
     /// Opens a Foundation container and pushes its children.
     mutating func pushFoundationContainer(_ uid: Int, shape: FoundationShape) throws(ArchiveError) {
-        let plist = archive.plist
         switch shape.jsonForm {
         case .dictionary:
             guard let (keys, values) = archive.dictionaryLayout(uid) else {

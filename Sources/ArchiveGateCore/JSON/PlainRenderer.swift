@@ -117,7 +117,8 @@ struct PlainRenderer {
 
     private mutating func renderEdge(target: Int, site: ReferenceSite?, topIndex: Int, component: PathComponent) throws(ArchiveError) {
         try countNode(component)
-        if target == 0 || isRedacted(target: target, site: site, topIndex: topIndex) {
+        // (The emptiness test inline: most renderings redact nothing, and this runs per object.)
+        if target == 0 || (!redactions.isEmpty && isRedacted(target: target, site: site, topIndex: topIndex)) {
             output.append("null")
             return
         }
@@ -186,16 +187,15 @@ struct PlainRenderer {
         }
         output.append(contentsOf: classOpenings[classIndex])
         stack.append(.literal("}"))
-        let plist = archive.plist
         let index = archive.plistIndex(of: uid)
-        let referencesStart = plist.referencesStart(of: index)
-        for pair in (0 ..< plist.count(of: index)).reversed() {
-            if plist.stringEquals(Int(plist.references[referencesStart + 2 * pair]), "$class") { continue }
-            let value = Int(plist.references[referencesStart + 2 * pair + 1])
+        let referencesStart = archive.plist.referencesStart(of: index)
+        for pair in (0 ..< archive.plist.count(of: index)).reversed() {
+            if archive.plist.stringEquals(Int(archive.plist.references[referencesStart + 2 * pair]), "$class") { continue }
+            let value = Int(archive.plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
-            switch plist.kind(of: value) {
+            switch archive.plist.kind(of: value) {
             case .uid:
-                stack.append(.edge(target: plist.uidValue(at: value), site: site, topIndex: -1,
+                stack.append(.edge(target: archive.plist.uidValue(at: value), site: site, topIndex: -1,
                                    component: .field(uid: uid, pair: pair)))
             case _ where !redactions.isEmpty && redactions.sites.contains(site):
                 // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
@@ -212,12 +212,11 @@ struct PlainRenderer {
     private mutating func pushInlineArray(uid: Int, pair: Int, plistIndex: Int) {
         output.append(UInt8(ascii: "["))
         stack.append(.literal("]"))
-        let plist = archive.plist
-        let elements = plist.children(of: plistIndex)
+        let elements = archive.plist.children(of: plistIndex)
         for position in (0 ..< elements.count).reversed() {
             let element = Int(elements[elements.startIndex + position])
-            if plist.kind(of: element) == .uid {
-                stack.append(.edge(target: plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
+            if archive.plist.kind(of: element) == .uid {
+                stack.append(.edge(target: archive.plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
                                    topIndex: -1, component: .fieldElement(uid: uid, pair: pair, element: position)))
             } else {
                 stack.append(.scalar(plistIndex: element))
@@ -253,16 +252,17 @@ struct PlainRenderer {
 
     /// Writes a plist string object as a JSON string, straight from its bytes.
     mutating func appendStringObject(_ index: Int) {
-        let object = archive.plist[index]
+        let kind = archive.plist.kind(of: index)
+        guard kind == .asciiString || kind == .utf8String || kind == .utf16String else {
+            output.append("\"\"")
+            return
+        }
+        let (start, length) = archive.plist.stringStorage(at: index)
         archive.plist.bytes.withUnsafeBufferPointer { buffer in
-            let (start, length) = archive.plist.stringStorage(at: index)
-            switch object.kind {
-            case .asciiString, .utf8String:
-                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]))
-            case .utf16String:
+            if kind == .utf16String {
                 output.appendString(utf16BigEndian: UnsafeBufferPointer(rebasing: buffer[start...]), units: length)
-            default:
-                output.append("\"\"")
+            } else {
+                output.appendString(utf8: UnsafeBufferPointer(rebasing: buffer[start ..< start + length]))
             }
         }
     }

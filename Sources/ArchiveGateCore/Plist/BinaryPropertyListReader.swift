@@ -26,21 +26,32 @@ struct BinaryPropertyListReader {
     func read() throws(PropertyListError) -> PropertyList {
         let trailer = try readTrailer()
         let referenceEstimate = try validateOffsetTable(trailer)
-        var references = [UInt32]()
         // Exact for well-formed files (no regrowth, no slack); never more than the object area
-        // could hold, whatever the counts claim.
-        references.reserveCapacity(min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize))
-
-        let objects = try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
-            let cursor = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
-                                       referenceSize: trailer.referenceSize,
-                                       objectCount: trailer.objectCount, limits: limits)
-            // The table was validated above; each entry is read again here rather than kept in an array.
-            return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
-                let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
-                return try cursor.decode(at: offset, references: &references)
+        // could hold, whatever the counts claim (`ReferenceSink` takes over past that).
+        let referenceCapacity = min(referenceEstimate, trailer.offsetTableStart / trailer.referenceSize)
+        var objects = PropertyListObjectTable()
+        var failure: PropertyListError?
+        var movedReferences: [UInt32]?
+        var references = [UInt32](unsafeUninitializedCapacity: referenceCapacity) { storage, initialized in
+            var sink = ReferenceSink(storage: storage)
+            do throws(PropertyListError) {
+                objects = try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) in
+                    let cursor = BinaryObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
+                                                     referenceSize: trailer.referenceSize,
+                                                     objectCount: trailer.objectCount, limits: limits)
+                    // The table was validated above; each entry is read again here rather than kept in an array.
+                    return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
+                        let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
+                        return try cursor.decode(at: offset, references: &sink)
+                    }
+                }
+            } catch {
+                failure = error
             }
+            (initialized, movedReferences) = sink.finish()
         }
+        if let failure { throw failure }
+        if let movedReferences { references = movedReferences }
         let plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
                                  root: trailer.topObject)
         // Dictionaries in object order, found by their kind byte (a list of them would be 16 B per
@@ -117,21 +128,36 @@ struct BinaryPropertyListReader {
     /// the decoding pass to reject.
     private func validateOffsetTable(_ trailer: Trailer) throws(PropertyListError) -> Int {
         try bytes.withUnsafeBufferPointer { (buffer) throws(PropertyListError) -> Int in
-            let reader = ObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
+            let reader = BinaryObjectDecoder(buffer: buffer, end: trailer.offsetTableStart,
                                        referenceSize: trailer.referenceSize, objectCount: trailer.objectCount, limits: limits)
-            var position = trailer.offsetTableStart
-            var references = 0
-            for _ in 0 ..< trailer.objectCount {
-                let offset = reader.readBigEndian(at: position, size: trailer.offsetSize)
-                guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
-                    throw PropertyListError(.invalidOffset, offset: position,
-                                            "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
-                }
-                position += trailer.offsetSize
-                references += reader.claimedReferences(at: Int(offset))
+            // One loop per common entry width, so that each entry is one load (the loop is inlined
+            // with its reader).
+            let base = UnsafeRawPointer(buffer.baseAddress!)
+            switch trailer.offsetSize {
+            case 1: return try checkOffsets(trailer, reader) { UInt64(base.load(fromByteOffset: $0, as: UInt8.self)) }
+            case 2: return try checkOffsets(trailer, reader) { UInt64(UInt16(bigEndian: base.loadUnaligned(fromByteOffset: $0, as: UInt16.self))) }
+            case 4: return try checkOffsets(trailer, reader) { UInt64(UInt32(bigEndian: base.loadUnaligned(fromByteOffset: $0, as: UInt32.self))) }
+            default: return try checkOffsets(trailer, reader) { reader.readBigEndian(at: $0, size: trailer.offsetSize) }
             }
-            return references
         }
+    }
+
+    /// `validateOffsetTable`'s loop, reading each entry with `entry(position)`.
+    @inline(__always)
+    private func checkOffsets(_ trailer: Trailer, _ reader: BinaryObjectDecoder,
+                              entry: (Int) -> UInt64) throws(PropertyListError) -> Int {
+        var position = trailer.offsetTableStart
+        var references = 0
+        for _ in 0 ..< trailer.objectCount {
+            let offset = entry(position)
+            guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
+                throw PropertyListError(.invalidOffset, offset: position,
+                                        "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
+            }
+            position += trailer.offsetSize
+            references += reader.claimedReferences(at: Int(offset))
+        }
+        return references
     }
 
     /// Reads an unsigned big-endian number; callers have checked `offset + size <= bytes.count`.
@@ -139,251 +165,6 @@ struct BinaryPropertyListReader {
         var value: UInt64 = 0
         for index in offset ..< offset + size { value = value << 8 | UInt64(bytes[index]) }
         return value
-    }
-}
-
-/// Decodes single objects inside the validated object area `0 ..< end`.
-///
-/// Reads go through the raw buffer without per-byte checks: every read is covered by a `require`
-/// (or, for the offset table, by the trailer validation) before it happens.
-private struct ObjectDecoder {
-    let buffer: UnsafeBufferPointer<UInt8>
-    let end: Int
-    let referenceSize: Int
-    let objectCount: Int
-    let limits: PropertyListLimits
-
-    static var representableDates: Range<Double> { PropertyList.representableDates }
-
-    func decode(at offset: Int, references: inout [UInt32]) throws(PropertyListError) -> PropertyListObject {
-        let marker = buffer[offset]
-        let high = marker >> 4
-        let low = marker & 0x0F
-        switch high {
-        case 0x0:
-            switch low {
-            case 0x0: return PropertyListObject(kind: .null)
-            case 0x8: return PropertyListObject(kind: .bool, first: 0)
-            case 0x9: return PropertyListObject(kind: .bool, first: 1)
-            default:
-                throw PropertyListError(.invalidMarker, offset: offset, "marker 0x\(hex(marker)) is not defined")
-            }
-        case 0x1:
-            return try readInteger(at: offset)
-        case 0x2:
-            guard low == 2 || low == 3 else {
-                throw PropertyListError(.invalidReal, offset: offset, "real of 2^\(low) bytes is not supported")
-            }
-            let size = 1 << Int(low)
-            try require(offset + 1, size, at: offset)
-            let raw = readBigEndian(at: offset + 1, size: size)
-            let value = size == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw)
-            return PropertyListObject(kind: .real, first: value.bitPattern)
-        case 0x3:
-            guard low == 3 else { throw PropertyListError(.invalidMarker, offset: offset, "date marker 0x\(hex(marker)) must be 0x33") }
-            try require(offset + 1, 8, at: offset)
-            let value = Double(bitPattern: readBigEndian(at: offset + 1, size: 8))
-            guard value.isFinite else { throw PropertyListError(.invalidDate, offset: offset, "date is not finite") }
-            guard Self.representableDates.contains(value) else {
-                throw PropertyListError(.invalidDate, offset: offset, "date \(value) s from 2001 is outside the years 0001…9999 that ISO 8601 JSON carries")
-            }
-            return PropertyListObject(kind: .date, first: value.bitPattern)
-        case 0x4:
-            let (count, start) = try readCount(at: offset, low: low)
-            guard count <= limits.maxDataBytes else {
-                throw PropertyListError(.dataTooLarge, offset: offset, "data of \(count) bytes; the limit is \(limits.maxDataBytes)")
-            }
-            try require(start, count, at: offset)
-            return PropertyListObject(kind: .data, first: UInt64(start), second: UInt64(count))
-        case 0x5:
-            let (count, start) = try readCount(at: offset, low: low)
-            try checkStringSize(count, at: offset)
-            try require(start, count, at: offset)
-            if let index = firstNonASCII(start: start, count: count) {
-                throw PropertyListError(.invalidString, offset: index, "ASCII string has byte 0x\(hex(buffer[index]))")
-            }
-            return PropertyListObject(kind: .asciiString, first: UInt64(start), second: UInt64(count))
-        case 0x6:
-            let (count, start) = try readCount(at: offset, low: low)
-            let (byteCount, overflow) = count.multipliedReportingOverflow(by: 2)
-            guard !overflow else { throw PropertyListError(.invalidLength, offset: offset, "UTF-16 length overflows") }
-            try checkStringSize(byteCount, at: offset)
-            try require(start, byteCount, at: offset)
-            try validateUTF16(start: start, units: count)
-            return PropertyListObject(kind: .utf16String, first: UInt64(start), second: UInt64(count))
-        case 0x8:
-            let size = Int(low) + 1
-            guard size <= 4 else {
-                throw PropertyListError(.invalidUID, offset: offset, "UID of \(size) bytes; at most 4 are allowed")
-            }
-            try require(offset + 1, size, at: offset)
-            return PropertyListObject(kind: .uid, first: readBigEndian(at: offset + 1, size: size))
-        case 0xA, 0xC, 0xD:
-            let (count, start) = try readCount(at: offset, low: low)
-            let perEntry = high == 0xD ? 2 * referenceSize : referenceSize
-            let (byteCount, overflow) = count.multipliedReportingOverflow(by: perEntry)
-            guard !overflow else { throw PropertyListError(.invalidLength, offset: offset, "container size overflows") }
-            try require(start, byteCount, at: offset)
-            let referenceStart = references.count
-            let entries = high == 0xD ? 2 * count : count
-            guard referenceStart + entries <= Int(UInt32.max) else {
-                throw PropertyListError(.objectLimitExceeded, offset: offset, "too many container references")
-            }
-            if high == 0xD {
-                // The file lists all keys, then all values; we store pairs side by side.
-                for pair in 0 ..< count {
-                    references.append(try readReference(at: start + pair * referenceSize))
-                    references.append(try readReference(at: start + (count + pair) * referenceSize))
-                }
-            } else {
-                for element in 0 ..< count {
-                    references.append(try readReference(at: start + element * referenceSize))
-                }
-            }
-            let kind: PropertyListObject.Kind = high == 0xA ? .array : (high == 0xC ? .set : .dictionary)
-            return PropertyListObject(kind: kind, first: UInt64(referenceStart), second: UInt64(count))
-        default:
-            throw PropertyListError(.invalidMarker, offset: offset, "marker 0x\(hex(marker)) is not defined for bplist00")
-        }
-    }
-
-    private func readInteger(at offset: Int) throws(PropertyListError) -> PropertyListObject {
-        let low = buffer[offset] & 0x0F
-        guard low <= 4 else {
-            throw PropertyListError(.invalidInteger, offset: offset, "integer of 2^\(low) bytes is not supported")
-        }
-        let size = 1 << Int(low)
-        try require(offset + 1, size, at: offset)
-        switch size {
-        case 16:
-            let high = readBigEndian(at: offset + 1, size: 8)
-            let lowWord = readBigEndian(at: offset + 9, size: 8)
-            return PropertyListObject(kind: .integer, first: lowWord, second: high)
-        case 8:
-            let value = readBigEndian(at: offset + 1, size: 8)
-            return PropertyListObject(kind: .integer, first: value, second: Int64(bitPattern: value) < 0 ? UInt64.max : 0)
-        default:
-            return PropertyListObject(kind: .integer, first: readBigEndian(at: offset + 1, size: size), second: 0)
-        }
-    }
-
-    /// Reads the element count of a data, string or container marker: the low nibble, or a
-    /// following integer object when the nibble is 0xF. Returns the count and where content starts.
-    private func readCount(at offset: Int, low: UInt8) throws(PropertyListError) -> (count: Int, start: Int) {
-        if low != 0xF { return (Int(low), offset + 1) }
-        try require(offset + 1, 1, at: offset)
-        let intMarker = buffer[offset + 1]
-        guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
-            throw PropertyListError(.invalidLength, offset: offset + 1, "length marker 0x\(hex(intMarker)) is not an integer of 1…8 bytes")
-        }
-        let size = 1 << Int(intMarker & 0x0F)
-        try require(offset + 2, size, at: offset)
-        let count = readBigEndian(at: offset + 2, size: size)
-        guard count <= UInt64(end) else {
-            throw PropertyListError(.invalidLength, offset: offset, "count \(count) exceeds the \(end)-byte object area")
-        }
-        return (Int(count), offset + 2 + size)
-    }
-
-    private func readReference(at position: Int) throws(PropertyListError) -> UInt32 {
-        let reference = readBigEndian(at: position, size: referenceSize)
-        guard reference < UInt64(objectCount) else {
-            throw PropertyListError(.invalidObjectReference, offset: position,
-                                    "reference to object \(reference), but there are \(objectCount)")
-        }
-        return UInt32(reference)
-    }
-
-    private func checkStringSize(_ byteCount: Int, at offset: Int) throws(PropertyListError) {
-        guard byteCount <= limits.maxStringBytes else {
-            throw PropertyListError(.stringTooLarge, offset: offset,
-                                    "string of \(byteCount) bytes; the limit is \(limits.maxStringBytes)")
-        }
-    }
-
-    /// Fails unless `count` bytes from `start` lie inside the object area.
-    private func require(_ start: Int, _ count: Int, at offset: Int) throws(PropertyListError) {
-        let (stop, overflow) = start.addingReportingOverflow(count)
-        guard !overflow, count >= 0, stop <= end else {
-            throw PropertyListError(.truncated, offset: offset, "object needs \(count) bytes from \(start), past the object area end \(end)")
-        }
-    }
-
-    private func validateUTF16(start: Int, units: Int) throws(PropertyListError) {
-        var index = 0
-        while index < units {
-            let position = start + 2 * index
-            let unit = UInt16(buffer[position]) << 8 | UInt16(buffer[position + 1])
-            if unit & 0xFC00 == 0xD800 {
-                let next = index + 1 < units
-                    ? UInt16(buffer[position + 2]) << 8 | UInt16(buffer[position + 3]) : 0
-                guard next & 0xFC00 == 0xDC00 else {
-                    throw PropertyListError(.invalidString, offset: position, "UTF-16 high surrogate without a low surrogate")
-                }
-                index += 2
-            } else if unit & 0xFC00 == 0xDC00 {
-                throw PropertyListError(.invalidString, offset: position, "UTF-16 low surrogate without a high surrogate")
-            } else {
-                index += 1
-            }
-        }
-    }
-
-    /// Reads an unsigned big-endian number of `size` (1…8) bytes; callers have checked the range.
-    @inline(__always)
-    func readBigEndian(at offset: Int, size: Int) -> UInt64 {
-        let base = UnsafeRawPointer(buffer.baseAddress!) + offset
-        switch size {
-        case 1: return UInt64(base.load(as: UInt8.self))
-        case 2: return UInt64(UInt16(bigEndian: base.loadUnaligned(as: UInt16.self)))
-        case 4: return UInt64(UInt32(bigEndian: base.loadUnaligned(as: UInt32.self)))
-        case 8: return UInt64(bigEndian: base.loadUnaligned(as: UInt64.self))
-        default:
-            var value: UInt64 = 0
-            for index in offset ..< offset + size { value = value << 8 | UInt64(buffer[index]) }
-            return value
-        }
-    }
-
-    /// The references a container at `offset` (inside the object area) claims, or 0 for other
-    /// objects and for counts that do not fit the object area.
-    func claimedReferences(at offset: Int) -> Int {
-        let marker = buffer[offset]
-        let high = marker >> 4
-        guard high == 0xA || high == 0xC || high == 0xD else { return 0 }
-        var count = Int(marker & 0x0F)
-        var start = offset + 1
-        if count == 0xF {
-            guard offset + 2 <= end else { return 0 }
-            let intMarker = buffer[offset + 1]
-            guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else { return 0 }
-            let size = 1 << Int(intMarker & 0x0F)
-            guard offset + 2 + size <= end else { return 0 }
-            let claimed = readBigEndian(at: offset + 2, size: size)
-            guard claimed <= UInt64(end) else { return 0 }
-            count = Int(claimed)
-            start = offset + 2 + size
-        }
-        let entries = high == 0xD ? 2 * count : count
-        guard entries <= (end - start) / referenceSize else { return 0 }
-        return entries
-    }
-
-    /// The position of the first byte ≥ 0x80 in `start ..< start + count` (checked by the caller),
-    /// scanning eight bytes at a time.
-    private func firstNonASCII(start: Int, count: Int) -> Int? {
-        let base = buffer.baseAddress!
-        var index = start
-        let stop = start + count
-        while stop - index >= 8 {
-            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { break }
-            index += 8
-        }
-        while index < stop {
-            if base[index] >= 0x80 { return index }
-            index += 1
-        }
-        return nil
     }
 }
 
