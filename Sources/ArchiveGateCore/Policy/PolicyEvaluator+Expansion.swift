@@ -40,19 +40,18 @@ extension PolicyEvaluator {
     }
 
     private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout WorkStack) {
-        let plist = archive.plist
         let index = archive.plistIndex(of: uid)
         let compiled = schemaKeys.schemaOfClass[classIndex]
         if compiled >= 0 {
             requiredFound.removeAll(keepingCapacity: true)
             requiredFound.append(contentsOf: repeatElement(false, count: schemaKeys.classSlots[compiled].requiredCount))
         }
-        let pairs = plist.count(of: index)
-        let referencesStart = plist.referencesStart(of: index)
+        let pairs = archive.plist.count(of: index)
+        let referencesStart = archive.plist.referencesStart(of: index)
         for pair in 0 ..< pairs {
-            let keyIndex = Int(plist.references[referencesStart + 2 * pair])
-            if plist.stringEquals(keyIndex, "$class") { continue }
-            let value = Int(plist.references[referencesStart + 2 * pair + 1])
+            let keyIndex = Int(archive.plist.references[referencesStart + 2 * pair])
+            if archive.plist.stringEquals(keyIndex, "$class") { continue }
+            let value = Int(archive.plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
             var expectation = SiteExpectation.allowed
             if compiled >= 0 {
@@ -72,9 +71,9 @@ extension PolicyEvaluator {
                     break
                 }
             }
-            let object = plist.objects[value]
+            let object = archive.plist.objects[value]
             if object.kind == .uid {
-                edges.append(Edge(target: plist.uidValue(at: value), site: site, expectation: expectation,
+                edges.append(Edge(target: archive.plist.uidValue(at: value), site: site, expectation: expectation,
                                   component: .field(uid: uid, pair: pair)))
                 continue
             }
@@ -83,8 +82,8 @@ extension PolicyEvaluator {
                 continue
             }
             if object.kind == .array || object.kind == .set {
-                for (position, element) in plist.children(of: value).enumerated() where plist.kind(of: Int(element)) == .uid {
-                    edges.append(Edge(target: plist.uidValue(ofReference: element),
+                for (position, element) in archive.plist.children(of: value).enumerated() where archive.plist.kind(of: Int(element)) == .uid {
+                    edges.append(Edge(target: archive.plist.uidValue(ofReference: element),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
                                       component: .fieldElement(uid: uid, pair: pair, element: position)))
                 }
@@ -115,24 +114,13 @@ extension PolicyEvaluator {
     /// What a schema says about one key object. ASCII keys (nearly all) are matched by their bytes;
     /// others are decoded once per distinct key object and compared as strings.
     private mutating func resolveKey(_ keyIndex: Int, classIndex: Int, compiled: Int) -> KeyResolution {
-        let plist = archive.plist
-        let key = plist.objects[keyIndex]
-        if schemaKeys.classSlots[compiled].asciiOnly, key.kind != .utf16String {
-            let (start, length) = plist.stringStorage(at: keyIndex)
-            let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Int?? in
-                var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
-                guard !bytes.contains(where: { $0 >= 0x80 }) else { return Int??.none }
-                // The archive escapes a user key `$x` as `$$x`.
-                if bytes.count >= 2, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "$") {
-                    bytes = UnsafeBufferPointer(rebasing: bytes[1...])
-                }
-                return .some(schemaKeys.asciiSlot(compiled, key: bytes))
-            }
-            if let matched { return resolution(slot: matched, compiled: compiled) }
+        if schemaKeys.classSlots[compiled].asciiOnly, archive.plist.kind(of: keyIndex) != .utf16String,
+           let matched = schemaKeys.asciiSlot(compiled, keyIndex: keyIndex, in: archive.plist) {
+            return resolution(slot: matched, compiled: compiled)
         }
         let cacheKey = classIndex << 32 | keyIndex
         if let known = keyResolutions[cacheKey] { return known }
-        var name = plist.string(at: keyIndex) ?? ""
+        var name = archive.plist.string(at: keyIndex) ?? ""
         if name.hasPrefix("$$") { name.removeFirst() }
         let resolved = resolution(slot: schemaKeys.slot(compiled, key: name), compiled: compiled)
         keyResolutions[cacheKey] = resolved
@@ -158,7 +146,6 @@ extension PolicyEvaluator {
     }
 
     private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout WorkStack) {
-        let plist = archive.plist
         let index = archive.plistIndex(of: uid)
         switch shape.jsonForm {
         case .array:
@@ -189,8 +176,8 @@ extension PolicyEvaluator {
             // a refused dictionary is nulled in that run. The NSAttributes array itself is only a
             // table of dictionaries (its class is checked by the run reader), not walked as an array.
             let fields = shape.referenceFields
-            if let pair = plist.dictionaryPairIndex(index, forKey: "NSString"),
-               let target = archive.referencedUID(plist.dictionaryValue(index, pair: pair)) {
+            if let pair = archive.plist.dictionaryPairIndex(index, forKey: "NSString"),
+               let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
                 edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
                                   expectation: .entry(table.internalEntry(shape, field: 0)), component: .none))
             }
@@ -202,8 +189,8 @@ extension PolicyEvaluator {
             }
         default:
             for (position, field) in shape.referenceFields.enumerated() {
-                guard let pair = plist.dictionaryPairIndex(index, forKey: field.key),
-                      let target = archive.referencedUID(plist.dictionaryValue(index, pair: pair)) else { continue }
+                guard let pair = archive.plist.dictionaryPairIndex(index, forKey: field.key),
+                      let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) else { continue }
                 edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
                                   expectation: .entry(table.internalEntry(shape, field: position)),
                                   component: field.jsonName.map { .fixed($0) } ?? .none))

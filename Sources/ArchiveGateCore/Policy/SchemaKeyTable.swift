@@ -73,19 +73,39 @@ struct SchemaKeyTable {
         return classSlots.count - 1
     }
 
-    /// The slot whose name equals the ASCII user key `key`, or nil when the class has no such
-    /// name. Only valid when `classSlots[compiled].asciiOnly`.
-    mutating func asciiSlot(_ compiled: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The slot whose name equals the user key of the string object `keyIndex` of `plist` (the
+    /// archive escapes a user key `$x` as `$$x`), or nil when the class has no such name; `.none`
+    /// (the outer nil) when the key is not ASCII and must be compared as a `String`. Only valid when
+    /// `classSlots[compiled].asciiOnly` and the key is not a UTF-16 string.
+    ///
+    /// The plist is a borrowed parameter, not read through the evaluator inside one of its mutating
+    /// methods: that copied the whole `PropertyList` (six retains and releases) per field.
+    mutating func asciiSlot(_ compiled: Int, keyIndex: Int, in plist: PropertyList) -> Int?? {
+        let (start, length) = plist.stringStorage(at: keyIndex)
+        let found = plist.bytes.withUnsafeBufferPointer { buffer -> (slot: Int, candidate: Int)?? in
+            var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return .none }
+            if bytes.count >= 2, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "$") {
+                bytes = UnsafeBufferPointer(rebasing: bytes[1...])
+            }
+            return .some(findAsciiSlot(compiled, key: bytes))
+        }
+        guard let found else { return .none }
+        guard let found else { return .some(nil) }
+        lastMatch[compiled] = found.candidate
+        return .some(found.slot)
+    }
+
+    /// The slot whose name equals the ASCII user key `key` and its position in the class's run,
+    /// searched from the one after the last match.
+    private func findAsciiSlot(_ compiled: Int, key: UnsafeBufferPointer<UInt8>) -> (slot: Int, candidate: Int)? {
         let slots = classSlots[compiled]
         guard slots.count > 0 else { return nil }
         var candidate = lastMatch[compiled] + 1
         for _ in 0 ..< slots.count {
             if candidate >= slots.count { candidate = 0 }
             let slot = slots.first + candidate
-            if nameEquals(slot, key) {
-                lastMatch[compiled] = candidate
-                return slot
-            }
+            if nameEquals(slot, key) { return (slot, candidate) }
             candidate += 1
         }
         return nil
