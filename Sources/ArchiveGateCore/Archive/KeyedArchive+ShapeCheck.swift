@@ -84,6 +84,7 @@ extension KeyedArchive {
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
+            if isPlainAbsoluteURLWithoutBase(uid) { break }
             if hasReferencedString(uid, "NS.relative"), let relatives = urlRelatives(uid, limit: objectCount),
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
@@ -99,11 +100,11 @@ extension KeyedArchive {
 
     private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String,
                        referencesCheckedByWalk: Bool) -> ShapeProblem? {
-        let key = spec.key.description
         guard let value = field(uid, spec.key) else {
+            let key = spec.key.description
             return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
         }
-        guard let problem = fieldProblem(spec, kind: kind, value: value, key: key, className: className) else { return nil }
+        guard let problem = fieldProblem(spec, kind: kind, value: value, className: className) else { return nil }
         // A reference to a class Foundation does not accept here is the walk's class check
         // (`policy.class_mismatch`), reported once, there. Asked only once a problem is found, so
         // a well-formed object costs no class-name hashing.
@@ -115,8 +116,10 @@ extension KeyedArchive {
     }
 
     /// What is wrong with field value `value` against `spec`, before the walk's class check.
-    private func fieldProblem(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, value: Int, key: String,
+    private func fieldProblem(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, value: Int,
                               className: String) -> ShapeProblem? {
+        // Built only for a problem: a long key (NS.minimalBookmarkData) is a heap-allocated String.
+        var key: String { spec.key.description }
         func mismatch(_ expected: String) -> ShapeProblem {
             ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")
         }

@@ -151,7 +151,7 @@ extension PolicyEvaluator {
         case .array:
             // Elements the site check already faulted are redacted, not walked: their contents
             // are nobody's business once the element itself is refused.
-            guard let layout = archive.collectionLayout(uid) else { return }
+            guard let layout = collectionLayout(uid) else { return }
             for position in 0 ..< layout.count {
                 let site = layout.site(at: position, uid: uid)
                 if !redactions.sites.isEmpty, redactions.sites.contains(site) { continue }
@@ -160,8 +160,8 @@ extension PolicyEvaluator {
             }
         case .dictionary:
             // `shape(of:)` guaranteed the keys and values exist, as many of each.
-            guard let (keys, values) = archive.dictionaryLayout(uid) else { return }
-            let stringKeys = dictionaryHasStringKeys(uid)
+            guard let dictionary = dictionaryLayout(uid) else { return }
+            let (keys, values, stringKeys) = (dictionary.keys, dictionary.values, dictionary.stringKeys)
             for position in 0 ..< keys.count {
                 let keySite = keys.site(at: position, uid: uid), valueSite = values.site(at: position, uid: uid)
                 if !redactions.sites.isEmpty, redactions.sites.contains(keySite) || redactions.sites.contains(valueSite) { continue }

@@ -61,12 +61,27 @@ struct DangerMatcher {
     /// A binary plist (`bplist`) or an XML plist (`<?xml` / `<!DOCTYPE plist` / `<plist`, after
     /// optional whitespace or a UTF-8 byte-order mark).
     static func looksLikePropertyList(_ bytes: Slice<ByteStorage>) -> Bool {
-        if bytes.starts(with: "bplist".utf8) { return true }
-        var start = bytes.startIndex
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start += 3 }
-        while start < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-        let rest = bytes[start...]
-        return rest.starts(with: "<?xml".utf8) || rest.starts(with: "<!DOCTYPE plist".utf8) || rest.starts(with: "<plist".utf8)
+        // Every NSData of an archive is looked at: read in place, not through the slice's
+        // generic collection methods (2 % of validate's CPU on issue 18's dense archive).
+        bytes.base.withUnsafeBufferPointer { buffer in
+            looksLikePropertyList(UnsafeBufferPointer(rebasing: buffer[bytes.startIndex ..< bytes.endIndex]))
+        }
+    }
+
+    private static func looksLikePropertyList(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if hasPrefix(bytes, from: 0, "bplist") { return true }
+        var start = 0
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
+        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D { start += 1 }
+        return hasPrefix(bytes, from: start, "<?xml") || hasPrefix(bytes, from: start, "<!DOCTYPE plist") || hasPrefix(bytes, from: start, "<plist")
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ prefix: StaticString) -> Bool {
+        prefix.withUTF8Buffer { prefix in
+            guard bytes.count - start >= prefix.count else { return false }
+            for offset in 0 ..< prefix.count where bytes[start + offset] != prefix[offset] { return false }
+            return true
+        }
     }
 
     /// A `$classname` Foundation does not define whose claimed chain names one it does (other
