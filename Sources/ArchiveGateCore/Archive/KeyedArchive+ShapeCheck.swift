@@ -39,7 +39,7 @@ extension KeyedArchive {
             // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
             // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
             if field(uid, "NS.special") == nil {
-                if field(uid, "$0").flatMap(referencedUID).flatMap(stringValue(ofObject:)) == nil || field(uid, "$1") == nil {
+                if fieldTarget(uid, "$0").flatMap({ stringValue(ofObject: $0) }) == nil || field(uid, "$1") == nil {
                     problems.append(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
                 }
             } else if valueContents(uid) == nil {
@@ -61,7 +61,7 @@ extension KeyedArchive {
                                              "\(className) has no readable NSIndexPathLength and NSIndexPathValue or NSIndexPathData indexes"))
             }
         case .measurement:
-            if field(uid, "NS.unit").flatMap(referencedUID) == 0 {
+            if fieldTarget(uid, "NS.unit") == 0 {
                 problems.append(ShapeProblem(.missingField, key: "NS.unit", "\(className) NS.unit is $null"))
             }
         case .unit:
@@ -260,7 +260,7 @@ extension KeyedArchive {
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
     private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0 else { return nil }
+        guard let target = fieldTarget(uid, "NSAttributes"), target != 0 else { return nil }
         let dictionaries: [Int]
         if archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) {
             for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
@@ -300,7 +300,7 @@ extension KeyedArchive {
     /// Every object reachable from an NSError's `NSUserInfo` must be of `userInfoClasses`. Walked
     /// with an explicit stack and a visited set: linear in the objects, no recursion.
     private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let root = field(uid, "NSUserInfo").flatMap(referencedUID), root != 0 else { return nil }
+        guard let root = fieldTarget(uid, "NSUserInfo"), root != 0 else { return nil }
         // userInfo is `[String: Any]`: corelibs drops an entry with another key (oracle --seed 3 --only 16491).
         if archiveClass(of: root)?.shape == .dictionary, let keys = uidArray(root, "NS.keys"),
            keys.contains(where: { !isStringObject(plist.uidValue(ofReference: $0)) }) {

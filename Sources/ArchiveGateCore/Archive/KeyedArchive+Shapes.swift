@@ -110,13 +110,21 @@ extension KeyedArchive {
 
     /// The text of the string object a field refers to.
     public func referencedString(_ uid: Int, _ key: StaticString) -> String? {
-        field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:))
+        fieldTarget(uid, key).flatMap { stringValue(ofObject: $0) }
     }
 
     /// Whether `referencedString(uid, key)` is non-nil, without building the string.
     func hasReferencedString(_ uid: Int, _ key: StaticString) -> Bool {
-        guard let target = field(uid, key).flatMap(referencedUID) else { return false }
+        guard let target = fieldTarget(uid, key) else { return false }
         return hasStringValue(ofObject: target)
+    }
+
+    /// The UID a field refers to; nil when the field is absent or not a UID. (Spelled out rather
+    /// than `field(…).flatMap(referencedUID)`: the method reference copies the whole archive —
+    /// a dozen retains and releases — per call, and the shape checks call it per object.)
+    func fieldTarget(_ uid: Int, _ key: StaticString) -> Int? {
+        guard let value = field(uid, key) else { return nil }
+        return plist.uid(at: value)
     }
 }
 

@@ -15,7 +15,7 @@ extension KeyedArchive {
             guard relatives.count < limit, archiveClass(of: current)?.shape == .url,
                   let relative = referencedString(current, "NS.relative") else { return nil }
             relatives.append(relative)
-            current = field(current, "NS.base").flatMap(referencedUID) ?? 0
+            current = fieldTarget(current, "NS.base") ?? 0
         }
         return relatives
     }
@@ -52,8 +52,8 @@ extension KeyedArchive {
     /// would accept verbatim, decided on the plist's bytes without building the strings of
     /// `urlRelatives`. False means only "ask the general path".
     func isPlainAbsoluteURLWithoutBase(_ uid: Int) -> Bool {
-        guard archiveClass(of: uid)?.shape == .url, (field(uid, "NS.base").flatMap(referencedUID) ?? 0) == 0,
-              let target = field(uid, "NS.relative").flatMap(referencedUID), target != 0,
+        guard archiveClass(of: uid)?.shape == .url, (fieldTarget(uid, "NS.base") ?? 0) == 0,
+              let target = fieldTarget(uid, "NS.relative"), target != 0,
               let classIndex = classIndex(of: target), classes[classIndex].isInline else { return false }
         let index = plistIndex(of: target)
         let kind = plist.kind(of: index)

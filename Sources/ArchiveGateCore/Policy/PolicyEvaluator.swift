@@ -189,7 +189,26 @@ struct PolicyEvaluator {
 
     /// The Foundation shape object `uid` is read as (computed once per object).
     mutating func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
-        try shapes.shape(of: uid, in: archive)
+        if let known = shapes.known(uid) { return known }
+        // A collection's or dictionary's shape is whether its layout reads (what
+        // `KeyedArchive.shape(of:)` decides for these shapes): worked out through the walk's
+        // layout memo, which the site check and the expansion then reuse.
+        if let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline,
+           let declared = archive.classes[classIndex].shape {
+            switch declared {
+            case .array, .set, .orderedSet:
+                let shape = collectionLayout(uid) != nil ? declared : nil
+                shapes.record(shape, of: uid)
+                return shape
+            case .dictionary:
+                let shape = dictionaryLayout(uid) != nil ? declared : nil
+                shapes.record(shape, of: uid)
+                return shape
+            default:
+                break
+            }
+        }
+        return try shapes.shape(of: uid, in: archive)
     }
 
     /// Adds a child's rendered-node count to the innermost open object (saturating: bombs overflow).
