@@ -104,8 +104,9 @@ extension PolicyEvaluator {
     /// An inline scalar where a schema key names what it expects: the kinds must match exactly.
     private mutating func checkInline(_ kind: PropertyListObject.Kind, against entry: Int32, uid: Int, pair: Int,
                                       classIndex: Int, site: ReferenceSite) {
-        let accepted = table.sets[table.entries[Int(entry)].accepted]
-        if let inline = InlineKind(kind), accepted.inlineKinds.contains(inline) { return }
+        let acceptedSet = table.entries[Int(entry)].accepted
+        if let inline = InlineKind(kind), table.acceptsInline(set: acceptedSet, inline) { return }
+        let accepted = table.sets[acceptedSet]
         let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
         let key = archive.userKey(uid, pair: pair)
         appendViolation(.inlineTypeMismatch, "key '\(key)' expects \(accepted.summary), found \(found)",
@@ -136,12 +137,13 @@ extension PolicyEvaluator {
                                  requiredSlot: -1)
         }
         let requiredSlot = schemaKeys.requiredSlot[slot]
-        guard let declared = schemaKeys.declared[slot] else {
-            return KeyResolution(kind: schemaKeys.classSlots[compiled].unknownKeys == .reject ? .rejected : .unconstrained,
-                                 requiredSlot: requiredSlot)
-        }
         var entry = schemaKeys.entries[slot]
         if entry < 0 {
+            // Read only here, once per slot: copying the `Expectation` out retains its sets.
+            guard let declared = schemaKeys.declared[slot] else {
+                return KeyResolution(kind: schemaKeys.classSlots[compiled].unknownKeys == .reject ? .rejected : .unconstrained,
+                                     requiredSlot: requiredSlot)
+            }
             entry = table.register(declared)
             schemaKeys.entries[slot] = entry
         }
