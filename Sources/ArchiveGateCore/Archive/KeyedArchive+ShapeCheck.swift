@@ -14,7 +14,7 @@ extension KeyedArchive {
     /// reference to a class the field does not accept is left to that check.
     public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
-        let className = archiveClass(of: uid)?.name ?? "object"
+        let className = classIndex(of: uid).map { classes[$0].name } ?? "object"
         for field in shape.fields {
             if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className,
                                                           referencesCheckedByWalk: referencesCheckedByWalk) {
@@ -185,7 +185,7 @@ extension KeyedArchive {
                                              "\(className) NS.objects[\(position)] must be a reference, found \(describe(Int(element)))"))
                 return
             }
-        } else if archiveClass(of: uid)?.shape != .orderedSet, hasNumberedObjects(uid) {
+        } else if classShape(of: uid) != .orderedSet, hasNumberedObjects(uid) {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has NS.object.N fields, which only NSOrderedSet reads; Foundation decodes it empty"))
             return
         } else if collectionLayout(uid) == nil {
@@ -233,7 +233,7 @@ extension KeyedArchive {
             if keyUID == 0 || valueUID == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
-            } else if let keyShape = archiveClass(of: keyUID)?.shape, keyShape.isCollection || keyShape == .dictionary {
+            } else if let keyShape = classShape(of: keyUID), keyShape.isCollection || keyShape == .dictionary {
                 // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456, 27125).
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
                                              "\(className) key \(position) is a collection"))
@@ -262,8 +262,8 @@ extension KeyedArchive {
     private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
         guard let target = fieldTarget(uid, "NSAttributes"), target != 0 else { return nil }
         let dictionaries: [Int]
-        if archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) {
-            for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
+        if classShape(of: target)?.isCollection == true, let elements = collectionElements(target) {
+            for (position, element) in elements.enumerated() where classShape(of: element.target) != .dictionary {
                 return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
                                     "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
             }
@@ -272,7 +272,7 @@ extension KeyedArchive {
             dictionaries = [target]
         }
         // Attribute names are strings.
-        for dictionary in dictionaries where archiveClass(of: dictionary)?.shape == .dictionary {
+        for dictionary in dictionaries where classShape(of: dictionary) == .dictionary {
             guard let keys = uidArray(dictionary, "NS.keys") else { continue }
             for key in keys where !isStringObject(plist.uidValue(ofReference: key)) {
                 return ShapeProblem(.shapeMismatch, key: "NSAttributes", "\(className) has an attribute whose name is not a string")
@@ -302,7 +302,7 @@ extension KeyedArchive {
     private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
         guard let root = fieldTarget(uid, "NSUserInfo"), root != 0 else { return nil }
         // userInfo is `[String: Any]`: corelibs drops an entry with another key (oracle --seed 3 --only 16491).
-        if archiveClass(of: root)?.shape == .dictionary, let keys = uidArray(root, "NS.keys"),
+        if classShape(of: root) == .dictionary, let keys = uidArray(root, "NS.keys"),
            keys.contains(where: { !isStringObject(plist.uidValue(ofReference: $0)) }) {
             return ShapeProblem(.shapeMismatch, key: "NSUserInfo", "\(className) NSUserInfo has a key that is not a string")
         }

@@ -12,7 +12,7 @@ extension KeyedArchive {
         var relatives = [String]()
         var current = uid
         while current != 0 {
-            guard relatives.count < limit, archiveClass(of: current)?.shape == .url,
+            guard relatives.count < limit, classShape(of: current) == .url,
                   let relative = referencedString(current, "NS.relative") else { return nil }
             relatives.append(relative)
             current = fieldTarget(current, "NS.base") ?? 0
@@ -52,7 +52,7 @@ extension KeyedArchive {
     /// would accept verbatim, decided on the plist's bytes without building the strings of
     /// `urlRelatives`. False means only "ask the general path".
     func isPlainAbsoluteURLWithoutBase(_ uid: Int) -> Bool {
-        guard archiveClass(of: uid)?.shape == .url, (fieldTarget(uid, "NS.base") ?? 0) == 0,
+        guard classShape(of: uid) == .url, (fieldTarget(uid, "NS.base") ?? 0) == 0,
               let target = fieldTarget(uid, "NS.relative"), target != 0,
               let classIndex = classIndex(of: target), classes[classIndex].isInline else { return false }
         let index = plistIndex(of: target)
