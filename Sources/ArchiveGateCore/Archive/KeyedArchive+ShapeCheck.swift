@@ -15,9 +15,11 @@ extension KeyedArchive {
     public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
         let className = classIndex(of: uid).map { classes[$0].name } ?? "object"
-        for field in shape.fields {
-            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className,
-                                                          referencesCheckedByWalk: referencesCheckedByWalk) {
+        // By index: a `for … in` copy of each field retained and released its `accepts` set.
+        let fields = shape.fields
+        for position in fields.indices {
+            if let kind = fields[position].kind, let problem = check(fields[position], kind: kind, of: uid, className: className,
+                                                                     referencesCheckedByWalk: referencesCheckedByWalk) {
                 problems.append(problem)
             }
         }

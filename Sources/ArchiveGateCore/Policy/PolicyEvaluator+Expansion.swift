@@ -193,12 +193,14 @@ extension PolicyEvaluator {
                                   expectation: .entry(table.internalEntry(shape, field: attributesField)), component: .runAttributes(position)))
             }
         default:
-            for (position, field) in shape.referenceFields.enumerated() {
-                guard let pair = archive.plist.dictionaryPairIndex(index, forKey: field.key),
+            // By index: a `for … in` copy of each field retained and released its `accepts` set.
+            let fields = shape.referenceFields
+            for position in fields.indices {
+                guard let pair = archive.plist.dictionaryPairIndex(index, forKey: fields[position].key),
                       let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) else { continue }
                 edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
                                   expectation: .entry(table.internalEntry(shape, field: position)),
-                                  component: field.jsonName.map { .fixed($0) } ?? .none))
+                                  component: fields[position].jsonName.map { .fixed($0) } ?? .none))
             }
         }
     }

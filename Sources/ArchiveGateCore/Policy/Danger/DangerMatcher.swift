@@ -31,8 +31,8 @@ struct DangerMatcher {
     /// The catalogue entry object `uid` (of archive class `classIndex`) matches, if any.
     func match(_ uid: Int, classIndex: Int, in archive: KeyedArchive) -> DangerEntry? {
         if let entry = classEntries[classIndex] { return entry }
-        let archiveClass = archive.classes[classIndex]
-        if archiveClass.shape == .url, let urlEntry, let value = archive.field(uid, "NS.minimalBookmarkData"),
+        // The class record is not copied out: a copy retains its name and claimed chain.
+        if archive.classes[classIndex].shape == .url, let urlEntry, let value = archive.field(uid, "NS.minimalBookmarkData"),
            archive.referencedUID(value) != 0 {
             return urlEntry
         }
@@ -50,10 +50,10 @@ struct DangerMatcher {
     /// The plist index of the bytes of an NSData object (inline data, or NS.data of an NSData
     /// object): where a nested archive sits, for the renderers to find it.
     static func dataIndex(_ uid: Int, archive: KeyedArchive) -> Int? {
-        guard let archiveClass = archive.archiveClass(of: uid) else { return nil }
+        guard let classIndex = archive.classIndex(of: uid) else { return nil }
         let index = archive.plistIndex(of: uid)
-        if archiveClass.isInline { return archive.plist.kind(of: index) == .data ? index : nil }
-        guard archiveClass.shape == .data, let inner = archive.plist.dictionaryValue(index, forKey: "NS.data"),
+        if archive.classes[classIndex].isInline { return archive.plist.kind(of: index) == .data ? index : nil }
+        guard archive.classes[classIndex].shape == .data, let inner = archive.plist.dictionaryValue(index, forKey: "NS.data"),
               archive.plist.kind(of: inner) == .data else { return nil }
         return inner
     }
