@@ -58,7 +58,7 @@ extension PolicyEvaluator {
             let site = ReferenceSite(uid: uid, pair: pair)
             var expectation = SiteExpectation.allowed
             if compiled >= 0 {
-                let resolution = resolveKey(keyIndex, classIndex: classIndex, compiled: compiled)
+                let resolution = resolveKey(keyIndex, pair: pair, classIndex: classIndex, compiled: compiled)
                 if resolution.requiredSlot >= 0, archive.referencedUID(value) != 0 { requiredFound[resolution.requiredSlot] = true }
                 switch resolution.kind {
                 case .entry(let entry):
@@ -117,9 +117,9 @@ extension PolicyEvaluator {
 
     /// What a schema says about one key object. ASCII keys (nearly all) are matched by their bytes;
     /// others are decoded once per distinct key object and compared as strings.
-    private mutating func resolveKey(_ keyIndex: Int, classIndex: Int, compiled: Int) -> KeyResolution {
+    private mutating func resolveKey(_ keyIndex: Int, pair: Int, classIndex: Int, compiled: Int) -> KeyResolution {
         if schemaKeys.classSlots[compiled].asciiOnly, archive.plist.kind(of: keyIndex) != .utf16String,
-           let matched = schemaKeys.asciiSlot(compiled, keyIndex: keyIndex, in: archive.plist) {
+           let matched = schemaKeys.asciiSlot(compiled, keyIndex: keyIndex, pair: pair, in: archive.plist) {
             return resolution(slot: matched, compiled: compiled)
         }
         let cacheKey = classIndex << 32 | keyIndex
