@@ -51,6 +51,14 @@ struct PolicyEvaluator {
             return 1 << 31 | UInt32(elements + 1) << 15 | UInt32(keys + 1)
         }
     }
+    /// A dictionary's keys and values (`dictionaryLayout`).
+    struct DictionaryLayout {
+        var uid: Int
+        var keys: CollectionLayout
+        var values: CollectionLayout
+        /// Every key is a string object.
+        var stringKeys: Bool
+    }
     /// The last answers of `dictionaryLayout` and `collectionLayout`.
     private var lastDictionary: DictionaryLayout?
     private var lastCollection: (uid: Int, layout: CollectionLayout)?
@@ -372,11 +380,3 @@ struct PolicyEvaluator {
     }
 }
 
-/// A dictionary's keys and values (`PolicyEvaluator.dictionaryLayout`).
-struct DictionaryLayout {
-    var uid: Int
-    var keys: CollectionLayout
-    var values: CollectionLayout
-    /// Every key is a string object.
-    var stringKeys: Bool
-}
