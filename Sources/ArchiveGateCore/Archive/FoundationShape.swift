@@ -87,6 +87,18 @@ struct ShapeCache {
         ordinals = Array(repeating: -2, count: objectCount)
     }
 
+    /// The shape of `uid` when already worked out: `.some(nil)` for no shape, nil when not known.
+    func known(_ uid: Int) -> FoundationShape?? {
+        let cached = ordinals[uid]
+        if cached >= 0 { return .some(FoundationShape.byOrdinal[Int(cached)]) }
+        return cached == -1 ? .some(nil) : nil
+    }
+
+    /// Records the shape of `uid`, worked out by the caller exactly as `KeyedArchive.shape(of:)` does.
+    mutating func record(_ shape: FoundationShape?, of uid: Int) {
+        ordinals[uid] = shape.map { Int8($0.ordinal) } ?? -1
+    }
+
     mutating func shape(of uid: Int, in archive: KeyedArchive) throws(ArchiveError) -> FoundationShape? {
         let cached = ordinals[uid]
         if cached >= 0 { return FoundationShape.byOrdinal[Int(cached)] }

@@ -14,10 +14,12 @@ extension KeyedArchive {
     /// reference to a class the field does not accept is left to that check.
     public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
-        let className = archiveClass(of: uid)?.name ?? "object"
-        for field in shape.fields {
-            if let kind = field.kind, let problem = check(field, kind: kind, of: uid, className: className,
-                                                          referencesCheckedByWalk: referencesCheckedByWalk) {
+        let className = classIndex(of: uid).map { classes[$0].name } ?? "object"
+        // By index: a `for … in` copy of each field retained and released its `accepts` set.
+        let fields = shape.fields
+        for position in fields.indices {
+            if let kind = fields[position].kind, let problem = check(fields[position], kind: kind, of: uid, className: className,
+                                                                     referencesCheckedByWalk: referencesCheckedByWalk) {
                 problems.append(problem)
             }
         }
@@ -39,7 +41,7 @@ extension KeyedArchive {
             // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
             // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
             if field(uid, "NS.special") == nil {
-                if field(uid, "$0").flatMap(referencedUID).flatMap(stringValue(ofObject:)) == nil || field(uid, "$1") == nil {
+                if fieldTarget(uid, "$0").flatMap({ stringValue(ofObject: $0) }) == nil || field(uid, "$1") == nil {
                     problems.append(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
                 }
             } else if valueContents(uid) == nil {
@@ -61,7 +63,7 @@ extension KeyedArchive {
                                              "\(className) has no readable NSIndexPathLength and NSIndexPathValue or NSIndexPathData indexes"))
             }
         case .measurement:
-            if field(uid, "NS.unit").flatMap(referencedUID) == 0 {
+            if fieldTarget(uid, "NS.unit") == 0 {
                 problems.append(ShapeProblem(.missingField, key: "NS.unit", "\(className) NS.unit is $null"))
             }
         case .unit:
@@ -84,6 +86,7 @@ extension KeyedArchive {
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
+            if isPlainAbsoluteURLWithoutBase(uid) { break }
             if hasReferencedString(uid, "NS.relative"), let relatives = urlRelatives(uid, limit: objectCount),
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
@@ -99,11 +102,11 @@ extension KeyedArchive {
 
     private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String,
                        referencesCheckedByWalk: Bool) -> ShapeProblem? {
-        let key = spec.key.description
         guard let value = field(uid, spec.key) else {
+            let key = spec.key.description
             return spec.required ? ShapeProblem(.missingField, key: key, "\(className) has no \(key)") : nil
         }
-        guard let problem = fieldProblem(spec, kind: kind, value: value, key: key, className: className) else { return nil }
+        guard let problem = fieldProblem(spec, kind: kind, value: value, className: className) else { return nil }
         // A reference to a class Foundation does not accept here is the walk's class check
         // (`policy.class_mismatch`), reported once, there. Asked only once a problem is found, so
         // a well-formed object costs no class-name hashing.
@@ -115,8 +118,10 @@ extension KeyedArchive {
     }
 
     /// What is wrong with field value `value` against `spec`, before the walk's class check.
-    private func fieldProblem(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, value: Int, key: String,
+    private func fieldProblem(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, value: Int,
                               className: String) -> ShapeProblem? {
+        // Built only for a problem: a long key (NS.minimalBookmarkData) is a heap-allocated String.
+        var key: String { spec.key.description }
         func mismatch(_ expected: String) -> ShapeProblem {
             ShapeProblem(.shapeMismatch, key: key, "\(className) \(key) must be \(expected), found \(describe(value))")
         }
@@ -182,7 +187,7 @@ extension KeyedArchive {
                                              "\(className) NS.objects[\(position)] must be a reference, found \(describe(Int(element)))"))
                 return
             }
-        } else if archiveClass(of: uid)?.shape != .orderedSet, hasNumberedObjects(uid) {
+        } else if classShape(of: uid) != .orderedSet, hasNumberedObjects(uid) {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has NS.object.N fields, which only NSOrderedSet reads; Foundation decodes it empty"))
             return
         } else if collectionLayout(uid) == nil {
@@ -230,7 +235,7 @@ extension KeyedArchive {
             if keyUID == 0 || valueUID == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
-            } else if let keyShape = archiveClass(of: keyUID)?.shape, keyShape.isCollection || keyShape == .dictionary {
+            } else if let keyShape = classShape(of: keyUID), keyShape.isCollection || keyShape == .dictionary {
                 // corelibs traps reading a dictionary keyed by a collection (oracle --seed 3 --only 19456, 27125).
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.keys", element: position,
                                              "\(className) key \(position) is a collection"))
@@ -257,10 +262,10 @@ extension KeyedArchive {
 
     /// NSAttributedString's `NSAttributes`: one dictionary, or an array of dictionaries (one per run).
     private func checkAttributes(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let target = field(uid, "NSAttributes").flatMap(referencedUID), target != 0 else { return nil }
+        guard let target = fieldTarget(uid, "NSAttributes"), target != 0 else { return nil }
         let dictionaries: [Int]
-        if archiveClass(of: target)?.shape?.isCollection == true, let elements = collectionElements(target) {
-            for (position, element) in elements.enumerated() where archiveClass(of: element.target)?.shape != .dictionary {
+        if classShape(of: target)?.isCollection == true, let elements = collectionElements(target) {
+            for (position, element) in elements.enumerated() where classShape(of: element.target) != .dictionary {
                 return ShapeProblem(.shapeMismatch, key: "NSAttributes", element: position,
                                     "\(className) NSAttributes[\(position)] must be an attribute dictionary, found \(archiveClass(of: element.target)?.name ?? "$null")")
             }
@@ -269,7 +274,7 @@ extension KeyedArchive {
             dictionaries = [target]
         }
         // Attribute names are strings.
-        for dictionary in dictionaries where archiveClass(of: dictionary)?.shape == .dictionary {
+        for dictionary in dictionaries where classShape(of: dictionary) == .dictionary {
             guard let keys = uidArray(dictionary, "NS.keys") else { continue }
             for key in keys where !isStringObject(plist.uidValue(ofReference: key)) {
                 return ShapeProblem(.shapeMismatch, key: "NSAttributes", "\(className) has an attribute whose name is not a string")
@@ -297,9 +302,9 @@ extension KeyedArchive {
     /// Every object reachable from an NSError's `NSUserInfo` must be of `userInfoClasses`. Walked
     /// with an explicit stack and a visited set: linear in the objects, no recursion.
     private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
-        guard let root = field(uid, "NSUserInfo").flatMap(referencedUID), root != 0 else { return nil }
+        guard let root = fieldTarget(uid, "NSUserInfo"), root != 0 else { return nil }
         // userInfo is `[String: Any]`: corelibs drops an entry with another key (oracle --seed 3 --only 16491).
-        if archiveClass(of: root)?.shape == .dictionary, let keys = uidArray(root, "NS.keys"),
+        if classShape(of: root) == .dictionary, let keys = uidArray(root, "NS.keys"),
            keys.contains(where: { !isStringObject(plist.uidValue(ofReference: $0)) }) {
             return ShapeProblem(.shapeMismatch, key: "NSUserInfo", "\(className) NSUserInfo has a key that is not a string")
         }

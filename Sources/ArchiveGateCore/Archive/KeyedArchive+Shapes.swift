@@ -10,7 +10,7 @@ extension KeyedArchive {
     /// objects whose fields do not have the shape's encoding (those are shown as `{"$class": …}`,
     /// like any other class, rather than guessed at; `shapeProblems(of:as:)` says what is wrong).
     public func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
-        guard let archiveClass = archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape else { return nil }
+        guard let classIndex = classIndex(of: uid), !classes[classIndex].isInline, let shape = classes[classIndex].shape else { return nil }
         switch shape {
         case .string: return hasStringValue(ofObject: uid) ? shape : nil
         case .data: return dataIndex(field(uid, "NS.data")) != nil ? shape : nil
@@ -44,6 +44,13 @@ extension KeyedArchive {
         }
     }
 
+    /// The Foundation shape of object `uid`'s class (`ArchiveClass.shape`), without copying the
+    /// class record out (its name and claimed chain are retained and released with each copy).
+    func classShape(of uid: Int) -> FoundationShape? {
+        guard let classIndex = classIndex(of: uid) else { return nil }
+        return classes[classIndex].shape
+    }
+
     /// The elements of an NSArray/NSSet/NSOrderedSet: the `NS.objects` array, or the
     /// `NS.object.0`, `NS.object.1`, … fields corelibs writes for ordered sets. Nil when neither.
     public func collectionElements(_ uid: Int) -> [CollectionElement]? {
@@ -53,7 +60,7 @@ extension KeyedArchive {
 
     /// Where a collection's elements are, without copying them: the walks index into it.
     func collectionLayout(_ uid: Int) -> CollectionLayout? {
-        if let shape = archiveClass(of: uid)?.shape, shape.isPointerCollection {
+        if let shape = classShape(of: uid), shape.isPointerCollection {
             guard shape != .mapTable, case .success(let collection) = pointerCollection(uid, as: shape) else { return nil }
             return .numbered(collection.members)
         }
@@ -81,7 +88,7 @@ extension KeyedArchive {
     /// Where a dictionary's keys and values are: NSDictionary's `NS.keys` and `NS.objects` arrays
     /// (of equal length), NSMapTable's alternating `$2`, `$3` … fields. Nil when neither.
     func dictionaryLayout(_ uid: Int) -> (keys: CollectionLayout, values: CollectionLayout)? {
-        if archiveClass(of: uid)?.shape == .mapTable {
+        if classShape(of: uid) == .mapTable {
             guard case .success(let table) = pointerCollection(uid, as: .mapTable) else { return nil }
             return (.numbered(table.members), .numbered(table.values))
         }
@@ -110,13 +117,21 @@ extension KeyedArchive {
 
     /// The text of the string object a field refers to.
     public func referencedString(_ uid: Int, _ key: StaticString) -> String? {
-        field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:))
+        fieldTarget(uid, key).flatMap { stringValue(ofObject: $0) }
     }
 
     /// Whether `referencedString(uid, key)` is non-nil, without building the string.
     func hasReferencedString(_ uid: Int, _ key: StaticString) -> Bool {
-        guard let target = field(uid, key).flatMap(referencedUID) else { return false }
+        guard let target = fieldTarget(uid, key) else { return false }
         return hasStringValue(ofObject: target)
+    }
+
+    /// The UID a field refers to; nil when the field is absent or not a UID. (Spelled out rather
+    /// than `field(…).flatMap(referencedUID)`: the method reference copies the whole archive —
+    /// a dozen retains and releases — per call, and the shape checks call it per object.)
+    func fieldTarget(_ uid: Int, _ key: StaticString) -> Int? {
+        guard let value = field(uid, key) else { return nil }
+        return plist.uid(at: value)
     }
 }
 

@@ -12,18 +12,10 @@ extension KeyedArchive {
         var relatives = [String]()
         var current = uid
         while current != 0 {
-            // Spelled out rather than `referencedString` / `flatMap(referencedUID)`: a method
-            // reference passed as a closure copies the whole archive (a retain and release of
-            // each of its ~10 buffers), and this runs for every NSURL the walk meets.
-            guard relatives.count < limit, archiveClass(of: current)?.shape == .url,
-                  let relativeField = field(current, "NS.relative"), let relativeUID = referencedUID(relativeField),
-                  let relative = stringValue(ofObject: relativeUID) else { return nil }
+            guard relatives.count < limit, classShape(of: current) == .url,
+                  let relative = referencedString(current, "NS.relative") else { return nil }
             relatives.append(relative)
-            if let base = field(current, "NS.base"), let baseUID = referencedUID(base) {
-                current = baseUID
-            } else {
-                current = 0
-            }
+            current = fieldTarget(current, "NS.base") ?? 0
         }
         return relatives
     }
@@ -55,15 +47,34 @@ extension KeyedArchive {
         return text
     }
 
+    /// Whether NSURL object `uid` has no `NS.base` and its `NS.relative` is an inline ASCII or
+    /// UTF-8 string that `isPlainAbsoluteURL` accepts: the common case, which `absoluteURLString`
+    /// would accept verbatim, decided on the plist's bytes without building the strings of
+    /// `urlRelatives`. False means only "ask the general path".
+    func isPlainAbsoluteURLWithoutBase(_ uid: Int) -> Bool {
+        guard classShape(of: uid) == .url, (fieldTarget(uid, "NS.base") ?? 0) == 0,
+              let target = fieldTarget(uid, "NS.relative"), target != 0,
+              let classIndex = classIndex(of: target), classes[classIndex].isInline else { return false }
+        let index = plistIndex(of: target)
+        let kind = plist.kind(of: index)
+        guard kind == .asciiString || kind == .utf8String else { return false }
+        let (start, length) = plist.stringStorage(at: index)
+        // Only ASCII passes the check, and ASCII bytes are their string's UTF-8 exactly.
+        return plist.bytes.withUnsafeBufferPointer { Self.isPlainAbsoluteURL(UnsafeBufferPointer(rebasing: $0[start ..< start + length])) }
+    }
+
     /// Whether `text` is an absolute URL NSURL takes as it is, verbatim: a scheme, `://`, then only
     /// RFC 2396's unreserved and reserved characters, `%` with two hex digits, and at most one `#`.
     /// Anything else (spaces, non-ASCII, brackets, a lone `%`, a second `#`, no scheme) goes to NSURL
     /// itself. `KeyedArchiveURLTests` checks the two agree over generated strings.
-    static func isPlainAbsoluteURL(_ text: String) -> Bool { isPlainAbsoluteURL(utf8: text.utf8) }
+    static func isPlainAbsoluteURL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { isPlainAbsoluteURL($0) }
+    }
 
-    /// `isPlainAbsoluteURL` of a string's UTF-8 bytes (the renderer asks it of plist bytes directly).
-    static func isPlainAbsoluteURL(utf8 text: some Sequence<UInt8>) -> Bool {
-        var utf8 = text.makeIterator()
+    /// `isPlainAbsoluteURL` of UTF-8 bytes.
+    static func isPlainAbsoluteURL(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var utf8 = bytes.makeIterator()
         // Scheme: a letter, then letters, digits, "+", "-", ".", up to ":".
         guard let first = utf8.next(), isLetter(first) else { return false }
         var byte: UInt8?

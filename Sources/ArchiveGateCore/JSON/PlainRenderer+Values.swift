@@ -31,7 +31,7 @@ extension PlainRenderer {
         guard kind == .asciiString || kind == .utf8String else { return nil }
         let (start, length) = archive.plist.stringStorage(at: index)
         let verbatim = archive.plist.bytes.withUnsafeBufferPointer { bytes in
-            KeyedArchive.isPlainAbsoluteURL(utf8: UnsafeBufferPointer(rebasing: bytes[start ..< start + length]))
+            KeyedArchive.isPlainAbsoluteURL(UnsafeBufferPointer(rebasing: bytes[start ..< start + length]))
         }
         return verbatim ? index : nil
     }

@@ -16,6 +16,8 @@ struct ExpectationTable {
     private(set) var sets: [ClassSet]
     private(set) var entries: [Entry] = []
     private var acceptance: [[Int8]]
+    /// Per set: its `inlineKinds` as bits (`acceptsInline`).
+    private var inlineKindBits: [UInt8]
     private let classNames: [String]
     /// The registered entry of each Foundation reference field (`internalSlotBase[ordinal] + field`),
     /// -1 until first used: a flat table, because the walk asks once per Foundation reference.
@@ -28,11 +30,13 @@ struct ExpectationTable {
     init(allowed: ClassSet, classes: [ArchiveClass]) {
         classNames = classes.map(\.name)
         sets = [allowed]
+        inlineKindBits = [allowed.inlineKinds.reduce(0) { $0 | Self.bit($1) }]
         acceptance = [Array(repeating: -1, count: classes.count)]
     }
 
     mutating func register(_ set: ClassSet) -> Int {
         sets.append(set)
+        inlineKindBits.append(set.inlineKinds.reduce(0) { $0 | Self.bit($1) })
         acceptance.append(Array(repeating: -1, count: classNames.count))
         return sets.count - 1
     }
@@ -53,6 +57,22 @@ struct ExpectationTable {
         let entry = register(Expectation(accepted: ClassSet(names: FoundationShape.referenceFieldsByOrdinal[shape.ordinal][field].accepts)), isInternal: true)
         internalEntries[slot] = entry
         return entry
+    }
+
+    /// Whether set `set` accepts inline scalars of kind `kind`: a bit test, where the set's
+    /// `inlineKinds.contains` hashed (and copying the set out of `sets` retained its storage).
+    func acceptsInline(set: Int, _ kind: InlineKind) -> Bool {
+        inlineKindBits[set] & Self.bit(kind) != 0
+    }
+
+    private static func bit(_ kind: InlineKind) -> UInt8 {
+        switch kind {
+        case .integer: 1
+        case .real: 2
+        case .bool: 4
+        case .string: 8
+        case .data: 16
+        }
     }
 
     /// Whether set `set` accepts archive class `classIndex`.

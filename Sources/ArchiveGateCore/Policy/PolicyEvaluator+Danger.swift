@@ -10,9 +10,11 @@ struct DangerScan {
     var ruleBits: [UInt8]
     /// Key rules that admitted a class: (class index, owner class index, key plist index).
     var keyRules = Set<KeyRule>()
-    /// Per key plist index, the last key rule inserted for it (`KeyRule.packed`, 0 = none): a key
-    /// object admits the same class for the same owner at nearly every site, so the set is only
-    /// touched when that changes (a flat table, allocated on the first key rule).
+    /// Per key plist index, the last two key rules inserted for it (`KeyRule.packed`, 0 = none; at
+    /// `2 * index` the latest): a key object admits the same class for the same owner at nearly
+    /// every site, so the set is only touched when that changes (a flat table, allocated on the
+    /// first key rule). Two, because a typed collection's key admits the collection's class and its
+    /// elements' class by turns (`tags`: NSArray, then NSString per element).
     var lastKeyRule: [UInt64] = []
     /// Rules already in `keyRules` under another key object with the same bytes.
     var recentKeyRules = RecentKeyRules()
@@ -100,9 +102,11 @@ extension PolicyEvaluator {
             guard let ownerClass = archive.classIndex(of: owner) else { return }
             let keyIndex = archive.plist.dictionaryKey(archive.plistIndex(of: owner), pair: pair)
             let rule = DangerScan.KeyRule(classIndex: Int32(classIndex), ownerClass: Int32(ownerClass), keyIndex: Int32(keyIndex))
-            if danger.lastKeyRule.isEmpty { danger.lastKeyRule = Array(repeating: 0, count: archive.plist.objects.count) }
-            guard danger.lastKeyRule[keyIndex] != rule.packed else { return }
-            danger.lastKeyRule[keyIndex] = rule.packed
+            if danger.lastKeyRule.isEmpty { danger.lastKeyRule = Array(repeating: 0, count: 2 * archive.plist.objects.count) }
+            let recent = 2 * keyIndex, packed = rule.packed
+            guard danger.lastKeyRule[recent] != packed, danger.lastKeyRule[recent + 1] != packed else { return }
+            danger.lastKeyRule[recent + 1] = danger.lastKeyRule[recent]
+            danger.lastKeyRule[recent] = packed
             if danger.recentKeyRules.containsOrRemembers(rule, in: archive.plist) { return }
             danger.keyRules.insert(rule)
         default:

@@ -22,7 +22,10 @@ extension PolicyEvaluator {
     /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
     /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
     private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) throws(ArchiveError) -> Bool {
-        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: try self.shape(of: uid) != nil)
+        // Asked first: a mutating call among the arguments made Swift copy the archive (a dozen
+        // retains and releases) to call `shapeProblems` on.
+        let walked = try self.shape(of: uid) != nil
+        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: walked)
         return record(problems, uid: uid, className: className)
     }
 
@@ -40,23 +43,22 @@ extension PolicyEvaluator {
     }
 
     private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout WorkStack) {
-        let plist = archive.plist
         let index = archive.plistIndex(of: uid)
         let compiled = schemaKeys.schemaOfClass[classIndex]
         if compiled >= 0 {
             requiredFound.removeAll(keepingCapacity: true)
             requiredFound.append(contentsOf: repeatElement(false, count: schemaKeys.classSlots[compiled].requiredCount))
         }
-        let pairs = plist.count(of: index)
-        let referencesStart = plist.referencesStart(of: index)
+        let pairs = archive.plist.count(of: index)
+        let referencesStart = archive.plist.referencesStart(of: index)
         for pair in 0 ..< pairs {
-            let keyIndex = Int(plist.references[referencesStart + 2 * pair])
-            if plist.stringEquals(keyIndex, "$class") { continue }
-            let value = Int(plist.references[referencesStart + 2 * pair + 1])
+            let keyIndex = Int(archive.plist.references[referencesStart + 2 * pair])
+            if archive.plist.stringEquals(keyIndex, "$class") { continue }
+            let value = Int(archive.plist.references[referencesStart + 2 * pair + 1])
             let site = ReferenceSite(uid: uid, pair: pair)
             var expectation = SiteExpectation.allowed
             if compiled >= 0 {
-                let resolution = resolveKey(keyIndex, classIndex: classIndex, compiled: compiled)
+                let resolution = resolveKey(keyIndex, pair: pair, classIndex: classIndex, compiled: compiled)
                 if resolution.requiredSlot >= 0, archive.referencedUID(value) != 0 { requiredFound[resolution.requiredSlot] = true }
                 switch resolution.kind {
                 case .entry(let entry):
@@ -72,9 +74,9 @@ extension PolicyEvaluator {
                     break
                 }
             }
-            let object = plist.objects[value]
+            let object = archive.plist.objects[value]
             if object.kind == .uid {
-                edges.append(Edge(target: plist.uidValue(at: value), site: site, expectation: expectation,
+                edges.append(Edge(target: archive.plist.uidValue(at: value), site: site, expectation: expectation,
                                   component: .field(uid: uid, pair: pair)))
                 continue
             }
@@ -83,8 +85,8 @@ extension PolicyEvaluator {
                 continue
             }
             if object.kind == .array || object.kind == .set {
-                for (position, element) in plist.children(of: value).enumerated() where plist.kind(of: Int(element)) == .uid {
-                    edges.append(Edge(target: plist.uidValue(ofReference: element),
+                for (position, element) in archive.plist.children(of: value).enumerated() where archive.plist.kind(of: Int(element)) == .uid {
+                    edges.append(Edge(target: archive.plist.uidValue(ofReference: element),
                                       site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
                                       component: .fieldElement(uid: uid, pair: pair, element: position)))
                 }
@@ -102,8 +104,9 @@ extension PolicyEvaluator {
     /// An inline scalar where a schema key names what it expects: the kinds must match exactly.
     private mutating func checkInline(_ kind: PropertyListObject.Kind, against entry: Int32, uid: Int, pair: Int,
                                       classIndex: Int, site: ReferenceSite) {
-        let accepted = table.sets[table.entries[Int(entry)].accepted]
-        if let inline = InlineKind(kind), accepted.inlineKinds.contains(inline) { return }
+        let acceptedSet = table.entries[Int(entry)].accepted
+        if let inline = InlineKind(kind), table.acceptsInline(set: acceptedSet, inline) { return }
+        let accepted = table.sets[acceptedSet]
         let found = InlineKind(kind).map { "an inline \($0.rawValue)" } ?? "an inline \(kind)"
         let key = archive.userKey(uid, pair: pair)
         appendViolation(.inlineTypeMismatch, "key '\(key)' expects \(accepted.summary), found \(found)",
@@ -114,25 +117,14 @@ extension PolicyEvaluator {
 
     /// What a schema says about one key object. ASCII keys (nearly all) are matched by their bytes;
     /// others are decoded once per distinct key object and compared as strings.
-    private mutating func resolveKey(_ keyIndex: Int, classIndex: Int, compiled: Int) -> KeyResolution {
-        let plist = archive.plist
-        let key = plist.objects[keyIndex]
-        if schemaKeys.classSlots[compiled].asciiOnly, key.kind != .utf16String {
-            let (start, length) = plist.stringStorage(at: keyIndex)
-            let matched = plist.bytes.withUnsafeBufferPointer { buffer -> Int?? in
-                var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
-                guard !bytes.contains(where: { $0 >= 0x80 }) else { return Int??.none }
-                // The archive escapes a user key `$x` as `$$x`.
-                if bytes.count >= 2, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "$") {
-                    bytes = UnsafeBufferPointer(rebasing: bytes[1...])
-                }
-                return .some(schemaKeys.asciiSlot(compiled, key: bytes))
-            }
-            if let matched { return resolution(slot: matched, compiled: compiled) }
+    private mutating func resolveKey(_ keyIndex: Int, pair: Int, classIndex: Int, compiled: Int) -> KeyResolution {
+        if schemaKeys.classSlots[compiled].asciiOnly, archive.plist.kind(of: keyIndex) != .utf16String,
+           let matched = schemaKeys.asciiSlot(compiled, keyIndex: keyIndex, pair: pair, in: archive.plist) {
+            return resolution(slot: matched, compiled: compiled)
         }
         let cacheKey = classIndex << 32 | keyIndex
         if let known = keyResolutions[cacheKey] { return known }
-        var name = plist.string(at: keyIndex) ?? ""
+        var name = archive.plist.string(at: keyIndex) ?? ""
         if name.hasPrefix("$$") { name.removeFirst() }
         let resolved = resolution(slot: schemaKeys.slot(compiled, key: name), compiled: compiled)
         keyResolutions[cacheKey] = resolved
@@ -145,12 +137,13 @@ extension PolicyEvaluator {
                                  requiredSlot: -1)
         }
         let requiredSlot = schemaKeys.requiredSlot[slot]
-        guard let declared = schemaKeys.declared[slot] else {
-            return KeyResolution(kind: schemaKeys.classSlots[compiled].unknownKeys == .reject ? .rejected : .unconstrained,
-                                 requiredSlot: requiredSlot)
-        }
         var entry = schemaKeys.entries[slot]
         if entry < 0 {
+            // Read only here, once per slot: copying the `Expectation` out retains its sets.
+            guard let declared = schemaKeys.declared[slot] else {
+                return KeyResolution(kind: schemaKeys.classSlots[compiled].unknownKeys == .reject ? .rejected : .unconstrained,
+                                     requiredSlot: requiredSlot)
+            }
             entry = table.register(declared)
             schemaKeys.entries[slot] = entry
         }
@@ -158,13 +151,12 @@ extension PolicyEvaluator {
     }
 
     private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout WorkStack) {
-        let plist = archive.plist
         let index = archive.plistIndex(of: uid)
         switch shape.jsonForm {
         case .array:
             // Elements the site check already faulted are redacted, not walked: their contents
             // are nobody's business once the element itself is refused.
-            guard let layout = archive.collectionLayout(uid) else { return }
+            guard let layout = collectionLayout(uid) else { return }
             for position in 0 ..< layout.count {
                 let site = layout.site(at: position, uid: uid)
                 if !redactions.sites.isEmpty, redactions.sites.contains(site) { continue }
@@ -173,8 +165,8 @@ extension PolicyEvaluator {
             }
         case .dictionary:
             // `shape(of:)` guaranteed the keys and values exist, as many of each.
-            guard let (keys, values) = archive.dictionaryLayout(uid) else { return }
-            let stringKeys = dictionaryHasStringKeys(uid)
+            guard let dictionary = dictionaryLayout(uid) else { return }
+            let (keys, values, stringKeys) = (dictionary.keys, dictionary.values, dictionary.stringKeys)
             for position in 0 ..< keys.count {
                 let keySite = keys.site(at: position, uid: uid), valueSite = values.site(at: position, uid: uid)
                 if !redactions.sites.isEmpty, redactions.sites.contains(keySite) || redactions.sites.contains(valueSite) { continue }
@@ -189,8 +181,8 @@ extension PolicyEvaluator {
             // a refused dictionary is nulled in that run. The NSAttributes array itself is only a
             // table of dictionaries (its class is checked by the run reader), not walked as an array.
             let fields = shape.referenceFields
-            if let pair = plist.dictionaryPairIndex(index, forKey: "NSString"),
-               let target = archive.referencedUID(plist.dictionaryValue(index, pair: pair)) {
+            if let pair = archive.plist.dictionaryPairIndex(index, forKey: "NSString"),
+               let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
                 edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
                                   expectation: .entry(table.internalEntry(shape, field: 0)), component: .none))
             }
@@ -201,12 +193,14 @@ extension PolicyEvaluator {
                                   expectation: .entry(table.internalEntry(shape, field: attributesField)), component: .runAttributes(position)))
             }
         default:
-            for (position, field) in shape.referenceFields.enumerated() {
-                guard let pair = plist.dictionaryPairIndex(index, forKey: field.key),
-                      let target = archive.referencedUID(plist.dictionaryValue(index, pair: pair)) else { continue }
+            // By index: a `for … in` copy of each field retained and released its `accepts` set.
+            let fields = shape.referenceFields
+            for position in fields.indices {
+                guard let pair = archive.plist.dictionaryPairIndex(index, forKey: fields[position].key),
+                      let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) else { continue }
                 edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
                                   expectation: .entry(table.internalEntry(shape, field: position)),
-                                  component: field.jsonName.map { .fixed($0) } ?? .none))
+                                  component: fields[position].jsonName.map { .fixed($0) } ?? .none))
             }
         }
     }

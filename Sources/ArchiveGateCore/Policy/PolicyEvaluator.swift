@@ -51,6 +51,17 @@ struct PolicyEvaluator {
             return 1 << 31 | UInt32(elements + 1) << 15 | UInt32(keys + 1)
         }
     }
+    /// A dictionary's keys and values (`dictionaryLayout`).
+    struct DictionaryLayout {
+        var uid: Int
+        var keys: CollectionLayout
+        var values: CollectionLayout
+        /// Every key is a string object.
+        var stringKeys: Bool
+    }
+    /// The last answers of `dictionaryLayout` and `collectionLayout`.
+    private var lastDictionary: DictionaryLayout?
+    private var lastCollection: (uid: Int, layout: CollectionLayout)?
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
     var path: [PathComponent] = []
     /// Danger findings and admission rules (`PolicyEvaluator+Danger`).
@@ -186,7 +197,26 @@ struct PolicyEvaluator {
 
     /// The Foundation shape object `uid` is read as (computed once per object).
     mutating func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
-        try shapes.shape(of: uid, in: archive)
+        if let known = shapes.known(uid) { return known }
+        // A collection's or dictionary's shape is whether its layout reads (what
+        // `KeyedArchive.shape(of:)` decides for these shapes): worked out through the walk's
+        // layout memo, which the site check and the expansion then reuse.
+        if let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline,
+           let declared = archive.classes[classIndex].shape {
+            switch declared {
+            case .array, .set, .orderedSet:
+                let shape = collectionLayout(uid) != nil ? declared : nil
+                shapes.record(shape, of: uid)
+                return shape
+            case .dictionary:
+                let shape = dictionaryLayout(uid) != nil ? declared : nil
+                shapes.record(shape, of: uid)
+                return shape
+            default:
+                break
+            }
+        }
+        return try shapes.shape(of: uid, in: archive)
     }
 
     /// Adds a child's rendered-node count to the innermost open object (saturating: bombs overflow).
@@ -269,8 +299,8 @@ struct PolicyEvaluator {
         guard let shape = try shape(of: edge.target), shape.isCollection || shape.isDictionary else { return }
         guard markElementsChecked(ElementCheck(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1)) else { return }
         let isDictionary = shape.isDictionary
-        let dictionary = isDictionary ? archive.dictionaryLayout(edge.target) : nil
-        let stringKeys = isDictionary && dictionaryHasStringKeys(edge.target)
+        let dictionary = isDictionary ? dictionaryLayout(edge.target) : nil
+        let stringKeys = dictionary?.stringKeys ?? false
         if let keyLayout = dictionary?.keys {
             for position in 0 ..< keyLayout.count {
                 try checkElement(keyLayout.target(at: position, in: archive), set: keys ?? ExpectationTable.allowedSet,
@@ -279,7 +309,7 @@ struct PolicyEvaluator {
                 }
             }
         }
-        guard let layout = isDictionary ? dictionary?.values : archive.collectionLayout(edge.target) else { return }
+        guard let layout = isDictionary ? dictionary?.values : collectionLayout(edge.target) else { return }
         let keyLayout = stringKeys ? dictionary?.keys : nil
         for position in 0 ..< layout.count {
             try checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
@@ -329,8 +359,24 @@ struct PolicyEvaluator {
         redactions.sites.insert(site)
     }
 
-    func dictionaryHasStringKeys(_ uid: Int) -> Bool {
-        guard let keys = archive.dictionaryLayout(uid)?.keys else { return false }
-        return (0 ..< keys.count).allSatisfy { archive.isStringObject(keys.target(at: $0, in: archive)) }
+    /// Where a dictionary's keys and values are, and whether every key is a string object (the
+    /// JSON is then an object keyed by them). The site check of a dictionary and its expansion
+    /// right after ask for the same object: the last answer is kept, not worked out twice.
+    mutating func dictionaryLayout(_ uid: Int) -> DictionaryLayout? {
+        if let last = lastDictionary, last.uid == uid { return last }
+        guard let (keys, values) = archive.dictionaryLayout(uid) else { return nil }
+        let stringKeys = (0 ..< keys.count).allSatisfy { archive.isStringObject(keys.target(at: $0, in: archive)) }
+        let layout = DictionaryLayout(uid: uid, keys: keys, values: values, stringKeys: stringKeys)
+        lastDictionary = layout
+        return layout
+    }
+
+    /// `KeyedArchive.collectionLayout`, the last answer kept like `dictionaryLayout`'s.
+    mutating func collectionLayout(_ uid: Int) -> CollectionLayout? {
+        if let last = lastCollection, last.uid == uid { return last.layout }
+        guard let layout = archive.collectionLayout(uid) else { return nil }
+        lastCollection = (uid, layout)
+        return layout
     }
 }
+

@@ -31,9 +31,12 @@ struct SchemaKeyTable {
     private var nameEnd: [Int] = []
     /// The registered `ExpectationTable` entry of each declared slot, or -1 until first needed.
     var entries: [Int32] = []
-    /// The slot matched last, per compiled class: objects of one class list their keys in the same
-    /// order, so the next key is usually the next slot.
-    private var lastMatch: [Int] = []
+    /// The slot matched last, per compiled class and field pair position (the first
+    /// `guessedPairs` pairs; -1 none): objects of one class list their keys in the same order, so
+    /// pair `p` of the next object usually names the same slot — whatever order the schema's
+    /// names are in. (A guess only: it is checked by comparing the name like any other slot.)
+    private var pairMatch: [Int32] = []
+    private static let guessedPairs = 16
     /// The `required` names of each compiled class, for messages.
     private(set) var requiredNames: [[String]] = []
 
@@ -68,24 +71,45 @@ struct SchemaKeyTable {
         }
         classSlots.append(ClassSlots(first: first, count: classNames.count, asciiOnly: asciiOnly,
                                      unknownKeys: schema.unknownKeys, requiredCount: schema.required.count))
-        lastMatch.append(-1)
+        pairMatch.append(contentsOf: repeatElement(-1, count: Self.guessedPairs))
         requiredNames.append(schema.required)
         return classSlots.count - 1
     }
 
-    /// The slot whose name equals the ASCII user key `key`, or nil when the class has no such
-    /// name. Only valid when `classSlots[compiled].asciiOnly`.
-    mutating func asciiSlot(_ compiled: Int, key: UnsafeBufferPointer<UInt8>) -> Int? {
+    /// The slot whose name equals the user key of the string object `keyIndex` of `plist` (the
+    /// archive escapes a user key `$x` as `$$x`), or nil when the class has no such name; `.none`
+    /// (the outer nil) when the key is not ASCII and must be compared as a `String`. Only valid when
+    /// `classSlots[compiled].asciiOnly` and the key is not a UTF-16 string.
+    ///
+    /// The plist is a borrowed parameter, not read through the evaluator inside one of its mutating
+    /// methods: that copied the whole `PropertyList` (six retains and releases) per field.
+    mutating func asciiSlot(_ compiled: Int, keyIndex: Int, pair: Int, in plist: PropertyList) -> Int?? {
+        let guess = pair < Self.guessedPairs ? compiled * Self.guessedPairs + pair : -1
+        let (start, length) = plist.stringStorage(at: keyIndex)
+        let found = plist.bytes.withUnsafeBufferPointer { buffer -> (slot: Int, candidate: Int)?? in
+            var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return .none }
+            if bytes.count >= 2, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "$") {
+                bytes = UnsafeBufferPointer(rebasing: bytes[1...])
+            }
+            return .some(findAsciiSlot(compiled, key: bytes, from: guess >= 0 ? Int(pairMatch[guess]) : 0))
+        }
+        guard let found else { return .none }
+        guard let found else { return .some(nil) }
+        if guess >= 0 { pairMatch[guess] = Int32(found.candidate) }
+        return .some(found.slot)
+    }
+
+    /// The slot whose name equals the ASCII user key `key` and its position in the class's run,
+    /// searched from position `start` (every position is tried; names within a class are distinct).
+    private func findAsciiSlot(_ compiled: Int, key: UnsafeBufferPointer<UInt8>, from start: Int) -> (slot: Int, candidate: Int)? {
         let slots = classSlots[compiled]
         guard slots.count > 0 else { return nil }
-        var candidate = lastMatch[compiled] + 1
+        var candidate = max(start, 0)
         for _ in 0 ..< slots.count {
             if candidate >= slots.count { candidate = 0 }
             let slot = slots.first + candidate
-            if nameEquals(slot, key) {
-                lastMatch[compiled] = candidate
-                return slot
-            }
+            if nameEquals(slot, key) { return (slot, candidate) }
             candidate += 1
         }
         return nil

@@ -85,6 +85,31 @@ import Testing
         #expect(admitted["NSString"] == ["key:Note.tags", "key:Note.title"])
     }
 
+    /// One key admits three classes by turns (the collection, then its mixed elements), in two
+    /// owners of different classes: the walk's memo of recent key rules (two per key object) must
+    /// not hide any of them.
+    @Test func everyClassAKeyAdmitsIsNamedWhenTheyAlternate() throws {
+        var builder = KeyedArchiveBuilder()
+        var notes: [UInt32] = []
+        for index in 0 ..< 3 {
+            let tags = builder.array(of: [builder.add(.string("tag \(index)")), builder.add(.integer(Int128(index))),
+                                          builder.add(.string("other \(index)")), builder.add(.integer(7))])
+            let className = index == 1 ? "Draft" : "Note"
+            let noteClass = builder.classRecord(className, chain: [className, "NSObject"])
+            notes.append(builder.object(class: noteClass, fields: ["tags": .uid(tags)]))
+        }
+        builder.setTop("root", builder.array(of: notes))
+        let tagsSchema = #"{"keys": {"tags": {"classes": ["NSArray"], "elements": ["NSString", "NSNumber"]}}}"#
+        let policy = Inspect.policy(#"{"root": ["NSArray"], "allow": ["Note", "Draft"], "classes": {"Note": "# + tagsSchema
+                                    + #", "Draft": "# + tagsSchema + "}}")
+        let report = try Inspect.report(builder.binary(), policy: policy)
+        #expect(report.valid, "\(report.violations)")
+        let admitted = Dictionary(uniqueKeysWithValues: report.classes.map { ($0.name, $0.admittedBy) })
+        #expect(admitted["NSArray"] == ["key:Draft.tags", "key:Note.tags", "root"])
+        #expect(admitted["NSString"] == ["key:Draft.tags", "key:Note.tags"])
+        #expect(admitted["NSNumber"] == ["key:Draft.tags", "key:Note.tags"])
+    }
+
     @Test func aDecodeOverItsTimeBudgetIsATypedError() throws {
         var builder = KeyedArchiveBuilder(capacity: 200_001)
         let strings = (0 ..< 200_000).map { builder.add(.string("string number \($0)")) }
