@@ -20,7 +20,7 @@ extension KeyedArchive {
         if let identifier = referencedString(uid, "NS.identifier"), !Self.calendarIdentifiers.contains(identifier) {
             return ShapeProblem(.invalidValue, key: "NS.identifier", "\(className) NS.identifier '\(identifier)' is not a calendar Foundation knows")
         }
-        if field(uid, "NS.locale").flatMap(referencedUID) == 0 {
+        if fieldTarget(uid, "NS.locale") == 0 {
             return ShapeProblem(.missingField, key: "NS.locale", "\(className) NS.locale is $null")
         }
         for key: StaticString in ["NS.firstwkdy", "NS.mindays"] {

@@ -21,7 +21,7 @@ extension KeyedArchive {
     public func color(_ uid: Int) -> ColorContents? {
         guard let spaceIndex = field(uid, "NSColorSpace"), plist.kind(of: spaceIndex) == .integer,
               let space = plist.int64(at: spaceIndex) else { return nil }
-        let systemName = field(uid, "UISystemColorName").flatMap(referencedUID).flatMap(stringValue(ofObject:))
+        let systemName = referencedString(uid, "UISystemColorName")
         switch space {
         case 1, 2:
             let fields = [component(uid, "UIRed", "UIRed-Double"), component(uid, "UIGreen", "UIGreen-Double"),

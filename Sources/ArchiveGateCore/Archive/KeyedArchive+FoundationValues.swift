@@ -17,7 +17,7 @@ extension KeyedArchive {
         guard let specialIndex = scalarField(uid, "NS.special"), let special = plist.int64(at: specialIndex) else { return nil }
         func numbers(_ key: StaticString, count: Int) -> [Double]? {
             // Foundation decodes the geometry string as an object: a reference, never inline.
-            guard let text = field(uid, key).flatMap(referencedUID).flatMap(stringValue(ofObject:)) else { return nil }
+            guard let text = referencedString(uid, key) else { return nil }
             let values = Self.numbersIn(text)
             return values.count == count ? values : nil
         }

@@ -6,7 +6,7 @@ extension KeyedArchive {
     func checkConverter(_ uid: Int, className: String) -> ShapeProblem? {
         let converter = field(uid, "NS.converter")
         if FoundationShape.dimensionClassNames.contains(className) {
-            if converter == nil || converter.flatMap(referencedUID) == 0 {
+            if converter == nil || converter.flatMap { referencedUID($0) } == 0 {
                 return ShapeProblem(.missingField, key: "NS.converter", "\(className) has no NS.converter (a dimension needs one)")
             }
         } else if converter != nil {
