@@ -10,12 +10,13 @@ struct DangerScan {
     var ruleBits: [UInt8]
     /// Key rules that admitted a class: (class index, owner class index, key plist index).
     var keyRules = Set<KeyRule>()
-    /// Per key plist index, the last two key rules inserted for it (`KeyRule.packed`, 0 = none; at
+    /// Per key plist index, the last two key rules inserted for it (`KeyRule.memo`, 0 = none; at
     /// `2 * index` the latest): a key object admits the same class for the same owner at nearly
     /// every site, so the set is only touched when that changes (a flat table, allocated on the
     /// first key rule). Two, because a typed collection's key admits the collection's class and its
-    /// elements' class by turns (`tags`: NSArray, then NSString per element).
-    var lastKeyRule: [UInt64] = []
+    /// elements' class by turns (`tags`: NSArray, then NSString per element). 32-bit entries keep
+    /// the table at 8 bytes per plist object, as it was with one 64-bit entry (issue 7's peak).
+    var lastKeyRule: [UInt32] = []
     /// Rules already in `keyRules` under another key object with the same bytes.
     var recentKeyRules = RecentKeyRules()
 
@@ -26,6 +27,13 @@ struct DangerScan {
 
         /// Class and owner class in one nonzero word (class indices are below 2^31).
         var packed: UInt64 { 1 << 63 | UInt64(UInt32(bitPattern: classIndex)) << 31 | UInt64(UInt32(bitPattern: ownerClass)) }
+
+        /// Class and owner class in one nonzero 32-bit word for `lastKeyRule`, or nil when either
+        /// index is 2^16 − 1 or more (such an archive skips the memo and asks the set each time).
+        var memo: UInt32? {
+            guard classIndex >= 0, ownerClass >= 0, classIndex < 0xFFFF, ownerClass < 0xFFFF else { return nil }
+            return UInt32(classIndex + 1) << 16 | UInt32(ownerClass + 1)
+        }
     }
 
     init(archive: KeyedArchive) {
@@ -103,10 +111,12 @@ extension PolicyEvaluator {
             let keyIndex = archive.plist.dictionaryKey(archive.plistIndex(of: owner), pair: pair)
             let rule = DangerScan.KeyRule(classIndex: Int32(classIndex), ownerClass: Int32(ownerClass), keyIndex: Int32(keyIndex))
             if danger.lastKeyRule.isEmpty { danger.lastKeyRule = Array(repeating: 0, count: 2 * archive.plist.objects.count) }
-            let recent = 2 * keyIndex, packed = rule.packed
-            guard danger.lastKeyRule[recent] != packed, danger.lastKeyRule[recent + 1] != packed else { return }
-            danger.lastKeyRule[recent + 1] = danger.lastKeyRule[recent]
-            danger.lastKeyRule[recent] = packed
+            if let memo = rule.memo {
+                let recent = 2 * keyIndex
+                guard danger.lastKeyRule[recent] != memo, danger.lastKeyRule[recent + 1] != memo else { return }
+                danger.lastKeyRule[recent + 1] = danger.lastKeyRule[recent]
+                danger.lastKeyRule[recent] = memo
+            }
             if danger.recentKeyRules.containsOrRemembers(rule, in: archive.plist) { return }
             danger.keyRules.insert(rule)
         default:
