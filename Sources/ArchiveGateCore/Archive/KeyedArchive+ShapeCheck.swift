@@ -86,7 +86,7 @@ extension KeyedArchive {
         case .error:
             if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
         case .url:
-            if isPlainAbsoluteURLWithoutBase(uid) { break }
+            if plainAbsoluteURLWithoutBase(uid) != nil { break }
             if hasReferencedString(uid, "NS.relative"), let relatives = urlRelatives(uid, limit: objectCount),
                Self.absoluteURLString(relatives: relatives) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))

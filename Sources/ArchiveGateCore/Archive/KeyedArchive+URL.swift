@@ -47,20 +47,22 @@ extension KeyedArchive {
         return text
     }
 
-    /// Whether NSURL object `uid` has no `NS.base` and its `NS.relative` is an inline ASCII or
-    /// UTF-8 string that `isPlainAbsoluteURL` accepts: the common case, which `absoluteURLString`
-    /// would accept verbatim, decided on the plist's bytes without building the strings of
-    /// `urlRelatives`. False means only "ask the general path".
-    func isPlainAbsoluteURLWithoutBase(_ uid: Int) -> Bool {
+    /// The plist index of NSURL object `uid`'s `NS.relative` string when the URL has no `NS.base`
+    /// and that string is an inline ASCII or UTF-8 string `isPlainAbsoluteURL` accepts: the common
+    /// case, which `absoluteURLString` would return verbatim, decided on the plist's bytes without
+    /// building the strings of `urlRelatives` (the shape check asks whether there is one, the
+    /// renderer writes it straight from the bytes). Nil means only "ask the general path".
+    func plainAbsoluteURLWithoutBase(_ uid: Int) -> Int? {
         guard classShape(of: uid) == .url, (fieldTarget(uid, "NS.base") ?? 0) == 0,
               let target = fieldTarget(uid, "NS.relative"), target != 0,
-              let classIndex = classIndex(of: target), classes[classIndex].isInline else { return false }
+              let classIndex = classIndex(of: target), classes[classIndex].isInline else { return nil }
         let index = plistIndex(of: target)
         let kind = plist.kind(of: index)
-        guard kind == .asciiString || kind == .utf8String else { return false }
+        guard kind == .asciiString || kind == .utf8String else { return nil }
         let (start, length) = plist.stringStorage(at: index)
         // Only ASCII passes the check, and ASCII bytes are their string's UTF-8 exactly.
-        return plist.bytes.withUnsafeBufferPointer { Self.isPlainAbsoluteURL(UnsafeBufferPointer(rebasing: $0[start ..< start + length])) }
+        let verbatim = plist.bytes.withUnsafeBufferPointer { Self.isPlainAbsoluteURL(UnsafeBufferPointer(rebasing: $0[start ..< start + length])) }
+        return verbatim ? index : nil
     }
 
     /// Whether `text` is an absolute URL NSURL takes as it is, verbatim: a scheme, `://`, then only

@@ -10,11 +10,14 @@ extension PlainRenderer {
         case .string:
             // An inline NS.string is written straight from the plist bytes (the reader validated
             // them): no `String` is built for it, and its text is not checked a second time.
-            guard archive.hasStringValue(ofObject: uid) else { throw malformed(uid, "has no NS.string or UTF-8 NS.bytes") }
-            if let inline = archive.scalarField(uid, "NS.string") {
+            // Every branch writes a value or throws: no path leaves the JSON without one. (NS.bytes
+            // is validated once, by `stringValue`, not first by `hasStringValue` as well.)
+            if let inline = archive.scalarField(uid, "NS.string"), archive.hasStringValue(ofObject: uid) {
                 appendStringObject(inline)
             } else if let text = archive.stringValue(ofObject: uid) {
                 output.appendString(text)
+            } else {
+                throw malformed(uid, "has no NS.string or UTF-8 NS.bytes")
             }
         case .base64:
             guard let index = archive.dataIndex(archive.field(uid, "NS.data")), archive.plist.data(at: index) != nil else {

@@ -15,25 +15,13 @@ extension PlainRenderer {
     }
 
     /// The plist string object an NSURL renders as, when `resolveURL` would return it unchanged:
-    /// no `NS.base`, and an `NS.relative` that is an inline ASCII or UTF-8 string NSURL keeps
-    /// verbatim (`KeyedArchive.isPlainAbsoluteURL`) — nearly every archived URL. It is then written
-    /// straight from the plist bytes, without building a `String`; nil sends anything else to
-    /// `resolveURL`.
+    /// no `NS.base` and a plain absolute `NS.relative` (`KeyedArchive.plainAbsoluteURLWithoutBase`),
+    /// nearly every archived URL. It is then written straight from the plist bytes, without
+    /// building a `String`; nil sends anything else to `resolveURL`.
     func verbatimURLString(_ uid: Int) -> Int? {
-        // `urlRelatives`' first step, for a chain of one: its limit admits one URL, the object is
-        // an NSURL, and its base is absent.
-        guard limits.maxDepth > 0, archive.archiveClass(of: uid)?.shape == .url,
-              (archive.field(uid, "NS.base").flatMap { archive.referencedUID($0) } ?? 0) == 0,
-              let target = archive.field(uid, "NS.relative").flatMap({ archive.referencedUID($0) }), target != 0,
-              let classIndex = archive.classIndex(of: target), archive.classes[classIndex].isInline else { return nil }
-        let index = archive.plistIndex(of: target)
-        let kind = archive.plist.kind(of: index)
-        guard kind == .asciiString || kind == .utf8String else { return nil }
-        let (start, length) = archive.plist.stringStorage(at: index)
-        let verbatim = archive.plist.bytes.withUnsafeBufferPointer { bytes in
-            KeyedArchive.isPlainAbsoluteURL(UnsafeBufferPointer(rebasing: bytes[start ..< start + length]))
-        }
-        return verbatim ? index : nil
+        // `urlRelatives`' limit must admit a chain of one, as `resolveURL` asks it to.
+        guard limits.maxDepth > 0 else { return nil }
+        return archive.plainAbsoluteURLWithoutBase(uid)
     }
 
     /// NSValue's geometry and range forms; false for anything else (ObjC-typed values, which then
