@@ -71,7 +71,7 @@ struct FetchController {
         let bytes = fetched.bytes
         let report = try await context.lease.validate(bytes, with: tenant.inspector)
         context.record(report, tenant: tenant, metrics: metrics)
-        return try .json(.ok, JSONEncoder.sorted.encode(report))
+        return .json(.ok, report.json)
     }
 
     private struct Wire: Decodable {
