@@ -125,3 +125,31 @@ import Testing
         #expect(String(decoding: valid.json, as: UTF8.self).contains(#""valid":true,"verdict":"accepted","violations":"#))
     }
 }
+
+/// A plain property list's JSON (verdict `plist`), by plain mode's conventions and under the output budget.
+@Suite struct PropertyListJSONTests {
+    @Test func everyKindRendersByThePlainConventions() throws {
+        let entries: [(String, PropertyListValue)] = [
+            ("name", .string("Ada")), ("count", .integer(3)), ("ratio", .real(0.5)), ("ok", .bool(true)),
+            ("when", .date(0)), ("blob", .data([1, 2, 3])), ("list", .array([.string("a"), .integer(-1)])),
+        ]
+        let value = PropertyListValue.dictionary(entries.map { PropertyListValue.Entry(key: $0.0, value: $0.1) })
+        let json = try ArchiveInspector(policy: .foundation).convertPropertyList(ByteStorage(ArchiveEncoder.write(value, format: .binary)))
+        #expect(String(decoding: json, as: UTF8.self)
+            == #"{"name":"Ada","count":3,"ratio":0.5,"ok":true,"when":"2001-01-01T00:00:00.000Z","blob":"AQID","list":["a",-1]}"#)
+    }
+
+    @Test func sharedObjectsCountAgainstTheOutputBudget() {
+        let big = PropertyListValue.string(String(repeating: "x", count: 1000))
+        let value = PropertyListValue.array(Array(repeating: big, count: 100))
+        var policy = Policy.foundation
+        policy.limits.maxOutputBytes = 10_000
+        do {
+            _ = try ArchiveInspector(policy: policy).convertPropertyList(ByteStorage(ArchiveEncoder.write(value, format: .binary)))
+            Issue.record("the output budget did not hold")
+        } catch {
+            #expect(error.code.rawValue == "archive.output_limit_exceeded")
+            #expect(Verdict(error) == .inconclusive(.limit(error.code)))
+        }
+    }
+}
