@@ -20,7 +20,7 @@ struct ArchiveController {
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let inspector = try Context.inspector(tenant, request)
-        let report = try await context.lease.validate(bytes, with: inspector)
+        let report = try await context.pipeline.validate(bytes, with: inspector)
         context.record(report, tenant: tenant, metrics: metrics)
         return .json(.ok, ReportJSON.encode(report))
     }
@@ -34,7 +34,7 @@ struct ArchiveController {
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let inspector = try Context.inspector(tenant, request)
-        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
+        let inspection = try await context.pipeline.convert(bytes, mode: mode, with: inspector)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
         guard let output = inspection.json else {
             throw ProblemError.policyRejected(inspection.report)
