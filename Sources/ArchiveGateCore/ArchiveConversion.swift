@@ -17,12 +17,14 @@ public struct ArchiveConversion {
     /// The policy's verdict and findings.
     public var report: ValidationReport { evaluation.report }
 
-    /// False when the policy rejects the archive (its `onViolation` is `reject`), so there is no JSON.
-    /// Inspection mode (any class) shows an archive whose only violations are Foundation objects
-    /// with fields that do not match their class, as `{"$class": …}`, and the report stays invalid.
+    /// False when the verdict is `rejected`, so there is no JSON. Everything else the evaluation
+    /// returns renders: accepted, redacted, and — for inspection — findings and an undecoded nested
+    /// archive (shown as data), which the verdict still marks as not valid. Inspection mode (any
+    /// class) also shows an archive whose only violations are Foundation objects with fields that
+    /// do not match their class, as `{"$class": …}`, and the verdict stays `rejected`.
     public var rendersJSON: Bool {
-        let inspectsShapes = policy.allowed.acceptsAnyClass && evaluation.onlyShapeViolations
-        return evaluation.report.valid || policy.onViolation != .reject || inspectsShapes
+        guard case .rejected = evaluation.report.verdict else { return true }
+        return policy.allowed.acceptsAnyClass && evaluation.onlyShapeViolations
     }
 
     /// The whole document in memory (`pretty`: indented; the caller applies output switches).

@@ -17,12 +17,15 @@ import Testing
         try await TestServer.run { port in
             let inspection = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: Self.predicateInArray())
             #expect(inspection.status == 200)
-            #expect(inspection.json["valid"] as? Bool == true)
+            // An inspection tenant is shown the finding without a refusal, but never told it is valid.
+            #expect(inspection.json["valid"] as? Bool == false)
+            #expect(inspection.json["verdict"] as? String == "acceptedWithFindings")
             let findings = inspection.json["findings"] as? [[String: Any]] ?? []
             #expect(findings.first?["code"] as? String == "danger.predicate")
             #expect(findings.first?["path"] as? String == "/root/0")
             let gate = try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: Self.predicateInArray())
             #expect(gate.json["valid"] as? Bool == false)
+            #expect(gate.json["verdict"] as? String == "rejected")
             let metrics = try await TestServer.send("/metrics", method: .GET, port: port)
             #expect(metrics.text.contains(#"archivegate_danger_findings_total{code="danger.predicate",tenant="beta"} 1"#), "\(metrics.text)")
         }

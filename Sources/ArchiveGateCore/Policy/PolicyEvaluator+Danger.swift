@@ -4,6 +4,8 @@ struct DangerScan {
     var findings: [ValidationReport.Finding] = []
     var findingCount = 0
     var unacknowledgedCount = 0
+    /// Nested archives found and not decoded (nesting off): the verdict cannot be `accepted`.
+    var undecodedNestedArchives = 0
     /// Objects already looked at (each is reported once, at the first site the walk meets it).
     var seen: IndexBitSet
     /// Per archive class: `AdmissionRule` bits.
@@ -77,6 +79,7 @@ extension PolicyEvaluator {
         if !acknowledged, policy.rejectsDanger { redactObject(uid) }
         appendFinding(.init(code: entry.code, className: className, path: path, reason: entry.reason,
                             reference: entry.reference, acknowledged: acknowledged))
+        if entry.match == .shape(.nestedArchive), nesting == nil { danger.undecodedNestedArchives += 1 }
         if entry.match == .shape(.nestedArchive), nesting != nil, let index = DangerMatcher.dataIndex(uid, archive: archive),
            let bytes = archive.plist.data(at: index) {
             try evaluateNested(bytes, dataIndex: index, path: path)

@@ -50,8 +50,10 @@ extension PolicyEvaluator {
                                                   admittedBy: admissions[archiveClass.name].map { $0.sorted() } ?? [])
             }
         }
-        let dangerInvalid = policy.rejectsDanger && danger.unacknowledgedCount > 0
-        var report = ValidationReport(valid: violationCount == 0 && !dangerInvalid, policy: policy.name, format: archive.plist.format,
+        let verdict = Verdict(violations: violationCount, unacknowledgedFindings: danger.unacknowledgedCount,
+                              undecodedNestedArchives: danger.undecodedNestedArchives,
+                              redacts: policy.onViolation == .redact, inspection: !policy.rejectsDanger)
+        var report = ValidationReport(verdict: verdict, policy: policy.name, format: archive.plist.format,
                                 objectCount: archive.objectCount,
                                 classes: byName.values.sorted { $0.name < $1.name },
                                 violations: violations, violationsTruncated: violationCount > violations.count,

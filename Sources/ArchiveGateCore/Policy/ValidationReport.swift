@@ -36,7 +36,11 @@ public struct ValidationReport: Hashable, Sendable, Codable {
         }
     }
 
-    public var valid: Bool
+    /// The verdict (`Verdict`), computed once by the evaluator; `valid` is `verdict.isValid`, kept
+    /// for compatibility. Set both through `settle(_:)`.
+    public private(set) var verdict: Verdict
+    /// True only when `verdict` is `accepted`.
+    public private(set) var valid: Bool
     /// The policy's name.
     public var policy: String
     public var format: PropertyList.Format
@@ -55,4 +59,23 @@ public struct ValidationReport: Hashable, Sendable, Codable {
     public var findingsTruncated = false
     /// The `DangerCatalogue.version` the findings come from.
     public var dangerCatalogueVersion: Int = DangerCatalogue.builtIn.version
+
+    public init(verdict: Verdict, policy: String, format: PropertyList.Format, objectCount: Int, classes: [ClassEntry],
+                violations: [Violation], violationsTruncated: Bool, limits: DecodeLimits) {
+        self.verdict = verdict
+        self.valid = verdict.isValid
+        self.policy = policy
+        self.format = format
+        self.objectCount = objectCount
+        self.classes = classes
+        self.violations = violations
+        self.violationsTruncated = violationsTruncated
+        self.limits = limits
+    }
+
+    /// Replaces the verdict (and with it `valid`), e.g. when sanitizing found more to redact.
+    public mutating func settle(_ verdict: Verdict) {
+        self.verdict = verdict
+        self.valid = verdict.isValid
+    }
 }

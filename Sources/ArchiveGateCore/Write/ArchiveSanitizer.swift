@@ -56,7 +56,9 @@ public struct ArchiveSanitizer: Sendable {
         for _ in 0 ..< maximumRounds {
             let again = try writeOnce(output, format: format, deadline: deadline)
             guard !again.report.violations.isEmpty, let rewritten = again.archive, rewritten != output else { return result }
-            result.report.valid = false
+            if case .redacted(let earlier) = result.report.verdict {
+                result.report.settle(.redacted(violations: earlier + again.report.violations.count))
+            }
             for violation in again.report.violations where result.report.violations.count < policy.limits.maxViolations {
                 result.report.violations.append(violation)
             }
@@ -84,8 +86,11 @@ public struct ArchiveSanitizer: Sendable {
             throw .archive(error)
         }
         // Unlike convert, inspection's shape findings do not pass: the output must decode in Foundation.
-        if !evaluation.report.valid, policy.onViolation == .reject {
-            return Result(report: evaluation.report, archive: nil)
+        // Nor do unacknowledged danger findings or an undecoded nested archive: a canonical archive
+        // is what an app behind the gate decodes, so only what the verdict accepts (or redacted) is written.
+        switch evaluation.report.verdict {
+        case .accepted, .redacted: break
+        default: return Result(report: evaluation.report, archive: nil)
         }
         let bound = OutputBound(maxBytes: policy.limits.maxOutputBytes, gate: outputGate)
         var writer = CanonicalArchiveWriter(archive: archive, redactions: evaluation.redactions, policy: policy, bound: bound)

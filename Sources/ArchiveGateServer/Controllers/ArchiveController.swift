@@ -22,7 +22,7 @@ struct ArchiveController {
         let inspector = try Context.inspector(tenant, request)
         let report = try await context.pipeline.validate(bytes, with: inspector)
         context.record(report, tenant: tenant, metrics: metrics)
-        return .json(.ok, ReportJSON.encode(report))
+        return .json(.ok, report.json)
     }
 
     /// 200 with the JSON (plain or typed); 422 `policy.rejected` with the violations when the policy

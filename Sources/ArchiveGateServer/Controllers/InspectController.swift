@@ -39,7 +39,7 @@ struct InspectController {
         body.reserveCapacity(json.count + 4096)
         body.append(contentsOf: json)
         body.append(contentsOf: Array(#","report":"#.utf8))
-        body.append(contentsOf: try JSONEncoder.sorted.encode(inspection.report))
+        body.append(contentsOf: inspection.report.json)
         body.append(UInt8(ascii: "}"))
         let headers: HTTPFields = [
             .archiveGateJSONLength: String(json.count),

@@ -39,7 +39,7 @@ struct ResultRecorder: Sendable {
 
         let new = NewResult(
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
-            report: Array(try JSONEncoder.sorted.encode(inspection.report)), convertedJSON: inspection.json,
+            report: inspection.report.json, convertedJSON: inspection.json,
             policyDigest: tenant.policyDigest, quota: tenant.storageQuota,
             requestsSanitizedArchive: sanitize, sanitizedArchive: sanitized)
         let outcome = try await measured("put") { try await store.put(new) }

@@ -1,39 +1,46 @@
-import ArchiveGateCore
-
-/// A `ValidationReport` as JSON, byte for byte what `JSONEncoder.sorted` writes (keys sorted,
-/// absent optionals left out), written straight into bytes. Foundation's encoder boxes every value
+/// A `ValidationReport` as JSON — the one report writer every front end uses (HTTP bodies, CLI
+/// reports, batch and scan records) — byte for byte what `JSONEncoder` with sorted keys writes
+/// (absent optionals left out), written straight into bytes. Foundation's encoder boxes every value
 /// through `Codable`, builds a tree, then sorts and serializes it: for a 1 KB archive that cost the
 /// server as much CPU as validating the archive (docs/bench-notes/http.md). The core's
 /// `JSONDocumentWriter` escapes strings as `JSONEncoder` does. `ReportJSONTests`
 /// holds this writer to `JSONEncoder`'s bytes on reports whose every field is set, so a field added
 /// to the report fails the test instead of going missing here.
-enum ReportJSON {
-    static func encode(_ report: ValidationReport) -> [UInt8] {
-        var json = JSONDocumentWriter(capacity: 640 + 128 * report.classes.count + 256 * (report.violations.count + report.findings.count))
+extension ValidationReport {
+    /// The report as one compact JSON object.
+    public var json: [UInt8] {
+        var json = JSONDocumentWriter(capacity: 640 + 128 * classes.count + 256 * (violations.count + findings.count))
+        write(to: &json)
+        return json.bytes
+    }
+
+    /// Appends the report as one JSON object (to embed it in a record).
+    public func write(to json: inout JSONDocumentWriter) {
+        let report = self
         json.raw("{\"classes\":")
-        writeArray(report.classes, to: &json) { write($0, to: &$1) }
+        Self.writeArray(report.classes, to: &json) { Self.write($0, to: &$1) }
         json.raw(",\"dangerCatalogueVersion\":")
         json.integer(report.dangerCatalogueVersion)
         json.raw(",\"findings\":")
-        writeArray(report.findings, to: &json) { write($0, to: &$1) }
+        Self.writeArray(report.findings, to: &json) { Self.write($0, to: &$1) }
         json.raw(",\"findingsTruncated\":")
         json.bool(report.findingsTruncated)
         json.raw(",\"format\":")
         json.string(report.format.rawValue)
         json.raw(",\"limits\":")
-        write(report.limits, to: &json)
+        Self.write(report.limits, to: &json)
         json.raw(",\"objectCount\":")
         json.integer(report.objectCount)
         json.raw(",\"policy\":")
         json.string(report.policy)
         json.raw(",\"valid\":")
         json.bool(report.valid)
+        report.verdict.writeMembers(to: &json)
         json.raw(",\"violations\":")
-        writeArray(report.violations, to: &json) { write($0, to: &$1) }
+        Self.writeArray(report.violations, to: &json) { Self.write($0, to: &$1) }
         json.raw(",\"violationsTruncated\":")
         json.bool(report.violationsTruncated)
         json.raw("}")
-        return json.bytes
     }
 
     private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONDocumentWriter) {
@@ -111,5 +118,18 @@ enum ReportJSON {
             writeElement(element, &json)
         }
         json.raw("]")
+    }
+}
+
+extension Verdict {
+    /// `,"verdict":"<name>"` and, when the verdict has one, `,"verdictReason":"<code>"`: the members
+    /// a report or a record carries for its verdict (each follows a member already written).
+    public func writeMembers(to json: inout JSONDocumentWriter) {
+        json.raw(",\"verdict\":")
+        json.string(name)
+        if let reason {
+            json.raw(",\"verdictReason\":")
+            json.string(reason)
+        }
     }
 }
