@@ -40,6 +40,14 @@ public struct ArchiveEncoder: Sendable {
         return bytes
     }
 
+    /// Writes a property-list value in `format`, unbounded (tests and tools that trust the value).
+    static func write(_ value: PropertyListValue, format: PropertyList.Format) -> [UInt8] {
+        switch format {
+        case .binary: BinaryPropertyListWriter.write(value)
+        case .xml: XMLPropertyListWriter.write(value)
+        }
+    }
+
     /// Writes a property-list value in `format`, stopping as soon as `bound` refuses the output.
     static func write(_ value: PropertyListValue, format: PropertyList.Format, bound: OutputBound) throws(OutputBoundExceeded) -> [UInt8] {
         switch format {

@@ -69,7 +69,7 @@ struct FetchController {
         }
         let report = try await context.pipeline.validate(fetched.bytes, with: tenant.inspector)
         context.record(report, tenant: tenant, metrics: metrics)
-        return .json(.ok, report.json)
+        return .json(VerdictStatus.status(report, at: .report), report.json)
     }
 
     private struct Wire: Decodable {

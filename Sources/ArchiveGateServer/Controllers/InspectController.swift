@@ -45,7 +45,7 @@ struct InspectController {
             .archiveGateJSONLength: String(json.count),
             .archiveGateViolations: String(inspection.report.violations.count),
         ]
-        return .json(.ok, body, headers: headers)
+        return .json(VerdictStatus.status(inspection.report, at: .report), body, headers: headers)
     }
 }
 

@@ -58,14 +58,12 @@ struct WriteController {
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let result = try await context.pipeline.sanitize(bytes, format: format, with: tenant.inspector)
         context.record(result.report, tenant: tenant, metrics: metrics)
-        guard let archive = result.archive else {
-            metrics.recordWrite("sanitize", outcome: "rejected", tenant: tenant.id)
-            throw ProblemError.policyRejected(result.report)
-        }
-        metrics.recordWrite("sanitize", outcome: result.report.violations.isEmpty ? "ok" : "redacted", tenant: tenant.id)
+        metrics.recordWrite("sanitize", outcome: result.archive == nil ? "rejected" : result.report.violations.isEmpty ? "ok" : "redacted",
+                            tenant: tenant.id)
+        let (status, archive) = try VerdictStatus.content(result.report, result.archive)
         var response = enveloped
-            ? Response.json(.ok, Array(try JSONEncoder.sorted.encode(SanitizeEnvelope(archive: archive, format: format, report: result.report))))
-            : Self.archiveResponse(archive, format: format)
+            ? Response.json(status, Array(try JSONEncoder.sorted.encode(SanitizeEnvelope(archive: archive, format: format, report: result.report))))
+            : Self.archiveResponse(archive, format: format, status: status)
         response.headers[.archiveGateViolations] = String(result.report.violations.count)
         return response
     }
@@ -78,8 +76,8 @@ struct WriteController {
         return format
     }
 
-    private static func archiveResponse(_ archive: [UInt8], format: PropertyList.Format) -> Response {
-        Response(status: .ok, headers: [.contentType: format == .xml ? "application/x-plist" : "application/octet-stream"],
+    private static func archiveResponse(_ archive: [UInt8], format: PropertyList.Format, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: format == .xml ? "application/x-plist" : "application/octet-stream"],
                  body: .init(byteBuffer: ByteBuffer(bytes: archive)))
     }
 }

@@ -46,7 +46,7 @@ struct ResultRecorder: Sendable {
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         let headers: HTTPFields = [.location: "/v1/archives/\(outcome.result.id)",
                                    .archiveGateViolations: String(inspection.report.violations.count)]
-        return .json(outcome.created ? .created : .ok, ResultDocument.result(outcome.result), headers: headers)
+        return .json(VerdictStatus.status(inspection.report, at: .stored(created: outcome.created)), ResultDocument.result(outcome.result), headers: headers)
     }
 
     func requireStore() throws -> any ResultStore {
