@@ -11,6 +11,12 @@ public struct Inspection: Sendable {
     public var report: ValidationReport
     /// The rendered JSON; nil when the report is invalid and the policy says `reject`.
     public var json: [UInt8]?
+
+    /// A report and its JSON (a front end that streamed the JSON itself assembles this).
+    public init(report: ValidationReport, json: [UInt8]?) {
+        self.report = report
+        self.json = json
+    }
 }
 
 /// The pipeline every front end (CLI, server, benchmarks) runs:

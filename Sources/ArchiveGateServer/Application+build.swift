@@ -57,11 +57,19 @@ public func buildApplication(
         AccessLogMiddleware(logger: logger, metrics: metrics)
         ProblemMiddleware(routes: routeMethods)
     }
-    OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)
-    if configuration.uiEnabled { InspectorController().register(on: router) }
     let budget = MemoryBudget(limits: configuration.memory.limits())
+    let largestConvertible = DecodeEstimate.largestConvertible(within: min(budget.limits.tenantBytes, budget.limits.totalBytes))
     logger.info("memory budget", metadata: ["bytes": .stringConvertible(budget.limits.totalBytes),
-                                            "tenant_bytes": .stringConvertible(budget.limits.tenantBytes)])
+                                            "tenant_bytes": .stringConvertible(budget.limits.tenantBytes),
+                                            "decode_bytes_per_object": .stringConvertible(DecodeEstimate.bytesPerObject),
+                                            "largest_convertible_archive_bytes": .stringConvertible(largestConvertible)])
+    for tenant in tenants.tenants where tenant.maxArchiveBytes > largestConvertible {
+        logger.warning("a tenant's maxArchiveBytes is more than its share of the memory budget can convert (README: Memory budget)",
+                       metadata: ["tenant": .string(tenant.id), "max_archive_bytes": .stringConvertible(tenant.maxArchiveBytes),
+                                  "largest_convertible_archive_bytes": .stringConvertible(largestConvertible)])
+    }
+    OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store, memory: budget.limits).register(on: router)
+    if configuration.uiEnabled { InspectorController().register(on: router) }
     let v1 = router.group("v1")
         .add(middleware: AuthenticationMiddleware(tenants: tenants))
         .add(middleware: RateLimitMiddleware())

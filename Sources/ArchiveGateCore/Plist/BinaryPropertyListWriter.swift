@@ -37,26 +37,37 @@ public struct BinaryPropertyListWriter {
 
     /// Encodes `value` as a complete binary property list.
     public static func write(_ value: PropertyListValue, options: Options = .init()) -> [UInt8] {
+        // Unbounded: the meter never refuses, so the empty fallback is never taken.
+        (try? write(value, options: options, bound: .unlimited)) ?? []
+    }
+
+    /// Encodes `value`, asking `bound` as the output grows (before each scalar is appended and at
+    /// least every `OutputBound.step` bytes): a refused output stops there, unfinished and dropped.
+    public static func write(_ value: PropertyListValue, options: Options = .init(),
+                             bound: OutputBound) throws(OutputBoundExceeded) -> [UInt8] {
         var table = ObjectTable(uniqueScalars: options.uniqueScalars)
         table.flatten(value)
 
         let objectCount = table.objects.count
         let referenceSize = options.referenceSize ?? byteCount(UInt64(objectCount))
         var output = [UInt8]()
-        output.reserveCapacity(header.count + table.estimatedBytes + table.references.count * referenceSize
-            + objectCount * 9 + 32)
+        output.reserveCapacity(min(bound.maxBytes, header.count + table.estimatedBytes + table.references.count * referenceSize
+            + objectCount * 9 + 32))
         output.append(contentsOf: header)
 
+        var meter = OutputMeter(bound)
         var offsets = [Int]()
         offsets.reserveCapacity(objectCount)
         for object in table.objects {
             offsets.append(output.count)
             switch object {
             case .scalar(let scalar):
+                try meter.grew(to: output.count + estimatedSize(of: scalar))
                 appendScalar(scalar, to: &output)
             case .container(let type, let referenceStart, let elementCount):
                 appendHeader(type, count: UInt64(elementCount), to: &output)
                 let referenceCount = type == Marker.dictionary ? 2 * elementCount : elementCount
+                try meter.grew(to: output.count + referenceCount * referenceSize)
                 for reference in table.references[referenceStart ..< referenceStart + referenceCount] {
                     appendBigEndian(UInt64(reference), size: referenceSize, to: &output)
                 }
@@ -71,6 +82,7 @@ public struct BinaryPropertyListWriter {
         appendTrailer(offsetSize: UInt8(offsetSize), referenceSize: UInt8(referenceSize),
                       objectCount: UInt64(objectCount), topObject: 0, offsetTableOffset: UInt64(tableOffset),
                       to: &output)
+        try meter.finish(output.count)
         return output
     }
 }
@@ -207,8 +219,15 @@ private struct ScalarKey: Hashable {
     static func == (lhs: ScalarKey, rhs: ScalarKey) -> Bool {
         guard lhs.hash == rhs.hash else { return false }
         switch (lhs.value, rhs.value) {
-        case let (.string(left), .string(right)):
-            return left.utf8.count == right.utf8.count && left.utf8.elementsEqual(right.utf8)
+        case (.string(var left), .string(var right)):
+            // The same storage (a string shared by many sites, `CanonicalArchiveWriter`) is equal
+            // without reading a megabyte per reference.
+            return left.withUTF8 { leftBytes in
+                right.withUTF8 { rightBytes in
+                    leftBytes.count == rightBytes.count
+                        && (leftBytes.baseAddress == rightBytes.baseAddress || leftBytes.elementsEqual(rightBytes))
+                }
+            }
         case let (.real(left), .real(right)), let (.date(left), .date(right)):
             return left.bitPattern == right.bitPattern
         case (.string, _), (.real, _), (.date, _):

@@ -17,13 +17,32 @@ public enum XMLPropertyListWriter {
         case value(PropertyListValue, depth: Int)
         case key(String, depth: Int)
         case close(StaticString, depth: Int)
+
+        /// The fewest bytes writing this item adds: what the meter asks for before a long value.
+        var leastBytes: Int {
+            switch self {
+            case .value(.string(let text), _), .key(let text, _): text.utf8.count
+            case .value(.data(let bytes), _): bytes.count / 3 * 4
+            default: 0
+            }
+        }
     }
 
     /// Encodes `value` as a complete XML property list (UTF-8).
     public static func write(_ value: PropertyListValue) -> [UInt8] {
+        // Unbounded: the meter never refuses, so the empty fallback is never taken.
+        (try? write(value, bound: .unlimited)) ?? []
+    }
+
+    /// Encodes `value`, asking `bound` at least every `OutputBound.step` bytes and before a long
+    /// string or data is written: XML repeats a shared value at every reference, so this is where
+    /// a small archive of shared strings would grow without end.
+    public static func write(_ value: PropertyListValue, bound: OutputBound) throws(OutputBoundExceeded) -> [UInt8] {
         var output = Array(prologue.utf8)
+        var meter = OutputMeter(bound)
         var stack: [Item] = [.value(value, depth: 0)]
         while let item = stack.popLast() {
+            try meter.grew(to: output.count + item.leastBytes)
             switch item {
             case .close(let tag, let depth):
                 indent(depth, &output)
@@ -67,6 +86,7 @@ public enum XMLPropertyListWriter {
             }
         }
         output.append(contentsOf: "</plist>\n".utf8)
+        try meter.finish(output.count)
         return output
     }
 

@@ -14,9 +14,13 @@ public struct ArchiveEncoder: Sendable {
     /// The same limits a decode runs under: input size, depth, value count, string and data sizes,
     /// and `maxOutputBytes` for the archive written.
     public var limits: DecodeLimits
+    /// Asked while the archive is written, besides `maxOutputBytes` (a server's memory budget and
+    /// amplification cap); nil: only `maxOutputBytes`.
+    public var outputGate: (any OutputGate)?
 
-    public init(limits: DecodeLimits = DecodeLimits()) {
+    public init(limits: DecodeLimits = DecodeLimits(), outputGate: (any OutputGate)? = nil) {
         self.limits = limits
+        self.outputGate = outputGate
     }
 
     /// The archive `json` describes, in `format` (binary by default).
@@ -26,19 +30,29 @@ public struct ArchiveEncoder: Sendable {
         guard case .dictionary = value else {
             throw EncodeError(.init(archive: .notAKeyedArchive), pointer: "", "typed JSON is an object with $archiver, $version, $top and $objects")
         }
-        let bytes = Self.write(value, format: format)
-        guard bytes.count <= limits.maxOutputBytes else {
-            throw EncodeError(.outputLimitExceeded, pointer: "", "the archive would be \(bytes.count) bytes; the limit is \(limits.maxOutputBytes)")
+        let bytes: [UInt8]
+        do {
+            bytes = try Self.write(value, format: format, bound: OutputBound(maxBytes: limits.maxOutputBytes, gate: outputGate))
+        } catch {
+            throw EncodeError(.outputLimitExceeded, pointer: "", "the archive \(error.reason)")
         }
         try check(bytes)
         return bytes
     }
 
-    /// Writes a property-list value in `format`.
+    /// Writes a property-list value in `format`, unbounded (tests and tools that trust the value).
     static func write(_ value: PropertyListValue, format: PropertyList.Format) -> [UInt8] {
         switch format {
         case .binary: BinaryPropertyListWriter.write(value)
         case .xml: XMLPropertyListWriter.write(value)
+        }
+    }
+
+    /// Writes a property-list value in `format`, stopping as soon as `bound` refuses the output.
+    static func write(_ value: PropertyListValue, format: PropertyList.Format, bound: OutputBound) throws(OutputBoundExceeded) -> [UInt8] {
+        switch format {
+        case .binary: try BinaryPropertyListWriter.write(value, bound: bound)
+        case .xml: try XMLPropertyListWriter.write(value, bound: bound)
         }
     }
 

@@ -16,6 +16,12 @@
 /// - under `reject`, an archive with violations gives no output, exactly as `convert` answers.
 public struct ArchiveSanitizer: Sendable {
     public var inspector: ArchiveInspector
+    /// The most required-key cascade rounds under `redact` (each is a full decode of the output);
+    /// more → `archive.depth_limit_exceeded`. The server lowers it (`DecodePipeline`).
+    public var maximumCascade = Self.defaultMaximumCascade
+    /// Asked while each output is written, besides the policy's `maxOutputBytes` (a server's memory
+    /// budget and amplification cap); nil: only `maxOutputBytes`.
+    public var outputGate: (any OutputGate)?
 
     public init(inspector: ArchiveInspector) {
         self.inspector = inspector
@@ -34,8 +40,11 @@ public struct ArchiveSanitizer: Sendable {
     /// holder without a required key (a broken NSUUID under a required `id`), which only the next
     /// evaluation sees. Such holders are nulled in further rounds until the output validates with no
     /// violations, so sanitizing the output again gives the same bytes. Each round nulls at least one
-    /// more object nearer `$top`, so the rounds are bounded by the depth limit (and the deadline);
-    /// the violations of later rounds are added to the report.
+    /// more object nearer `$top`, so the rounds are bounded by the depth limit, `maximumCascade`
+    /// (and the deadline); the violations of later rounds are added to the report.
+    ///
+    /// Every output is bounded while it is written (`OutputBound`: `maxOutputBytes` and
+    /// `outputGate`), not measured once finished.
     public func sanitize(_ bytes: [UInt8], format: PropertyList.Format = .binary) throws(ArchiveGateError) -> Result {
         let policy = inspector.policy
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
@@ -43,7 +52,7 @@ public struct ArchiveSanitizer: Sendable {
         // Nothing redacted, nothing to cascade: the canonical rewrite of an archive with no
         // violations has none either (FuzzWrite checks it), so only redacting calls pay for the check.
         guard policy.onViolation == .redact, !result.report.violations.isEmpty, var output = result.archive else { return result }
-        let maximumRounds = min(policy.limits.maxDepth, Self.maximumCascade) + 1
+        let maximumRounds = min(policy.limits.maxDepth, maximumCascade) + 1
         for _ in 0 ..< maximumRounds {
             let again = try writeOnce(output, format: format, deadline: deadline)
             guard !again.report.violations.isEmpty, let rewritten = again.archive, rewritten != output else { return result }
@@ -61,8 +70,8 @@ public struct ArchiveSanitizer: Sendable {
                                     "redacting left holders without required keys for more than \(maximumRounds) rounds"))
     }
 
-    /// The most rounds of required-key cascades `sanitize` follows (each round is a full decode).
-    static let maximumCascade = 64
+    /// The most rounds of required-key cascades `sanitize` follows by default (each round is a full decode).
+    public static let defaultMaximumCascade = 64
 
     private func writeOnce(_ bytes: [UInt8], format: PropertyList.Format,
                            deadline: DecodeDeadline) throws(ArchiveGateError) -> Result {
@@ -83,17 +92,19 @@ public struct ArchiveSanitizer: Sendable {
         case .accepted, .redacted: break
         default: return Result(report: evaluation.report, archive: nil)
         }
-        var writer = CanonicalArchiveWriter(archive: archive, redactions: evaluation.redactions, policy: policy)
+        let bound = OutputBound(maxBytes: policy.limits.maxOutputBytes, gate: outputGate)
+        var writer = CanonicalArchiveWriter(archive: archive, redactions: evaluation.redactions, policy: policy, bound: bound)
         let value: PropertyListValue
         do {
             value = try writer.build()
         } catch {
             throw .archive(error)
         }
-        let output = ArchiveEncoder.write(value, format: format)
-        guard output.count <= policy.limits.maxOutputBytes else {
-            throw .archive(ArchiveError(.outputLimitExceeded, path: "",
-                                        "the sanitized archive would be \(output.count) bytes; the limit is \(policy.limits.maxOutputBytes)"))
+        let output: [UInt8]
+        do {
+            output = try ArchiveEncoder.write(value, format: format, bound: bound)
+        } catch {
+            throw .archive(ArchiveError(.outputLimitExceeded, path: "", "the sanitized archive \(error.reason)"))
         }
         do {
             try deadline.check("writing the sanitized archive")

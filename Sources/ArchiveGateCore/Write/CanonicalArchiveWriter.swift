@@ -2,10 +2,20 @@
 /// behind `ArchiveSanitizer`. New UIDs are handed out breadth first from `$top` (a queue, no
 /// recursion), so the numbering depends only on the graph, and writing the output again gives the
 /// same output.
+///
+/// A plist string or data object is read once and shared by every site that references it (the
+/// binary writer then writes it once): a 1 MiB string that 1,000 `$objects` entries share is one
+/// string here, not 1,000 copies. What the tree holds is metered against `bound` as it is built.
 struct CanonicalArchiveWriter {
     let archive: KeyedArchive
     let redactions: Redactions
     let policy: Policy
+    /// Asked as the tree grows (one byte per field, element and new scalar byte: the least the
+    /// output will take for them).
+    private var meter: OutputMeter
+    private var produced = 0
+    /// String and data values by plist index, read once (`scalar`).
+    private var sharedScalars: [Int: PropertyListValue] = [:]
 
     /// New UID by old UID; -1 when the object is not (yet) in the output.
     private var newUID: [Int32]
@@ -15,16 +25,18 @@ struct CanonicalArchiveWriter {
     private var classRecords: [[String]: UInt32] = [:]
     private var objects: [PropertyListValue] = ["$null"]
 
-    init(archive: KeyedArchive, redactions: Redactions, policy: Policy) {
+    init(archive: KeyedArchive, redactions: Redactions, policy: Policy, bound: OutputBound = .unlimited) {
         self.archive = archive
         self.redactions = redactions
         self.policy = policy
+        meter = OutputMeter(bound)
         newUID = Array(repeating: -1, count: archive.objectCount)
         newUID[0] = 0
     }
 
     /// The archive as a property-list value: `$version`, `$archiver`, `$top`, `$objects`.
-    /// - Throws: `archive.invalid_field_value` for a kept field holding a plist set (see `copy`).
+    /// - Throws: `archive.invalid_field_value` for a kept field holding a plist set (see `copy`);
+    ///   `archive.output_limit_exceeded` when the bound refuses what the tree would write.
     mutating func build() throws(ArchiveError) -> PropertyListValue {
         var top = [PropertyListValue.Entry]()
         for entry in archive.top {
@@ -44,6 +56,11 @@ struct CanonicalArchiveWriter {
             next += 1
             let value = try copy(old)
             objects[Int(newUID[old])] = value
+            do {
+                try meter.grew(to: produced)
+            } catch {
+                throw ArchiveError(.outputLimitExceeded, path: "/$objects/\(old)", "the sanitized archive \(error.reason)")
+            }
         }
         return .dictionary([
             "$version": 100_000,
@@ -83,6 +100,7 @@ struct CanonicalArchiveWriter {
             return scalar(index)
         }
         var entries = [PropertyListValue.Entry(key: "$class", value: .uid(classRecord(archiveClass)))]
+        defer { produced += entries.count }
         if let shape = archiveClass.shape, shape.isPointerCollection, let members = pointerCollectionFields(old, shape: shape) {
             return .dictionary(entries + members)
         }
@@ -145,6 +163,7 @@ struct CanonicalArchiveWriter {
                     elements.append(redactions.sites.contains(elementSite) ? .uid(0) : scalar(Int(element)))
                 }
             }
+            produced += elements.count
             return .array(elements)
         default:
             // An inline value the policy refused (an inline type mismatch) is redacted at its site
@@ -153,10 +172,25 @@ struct CanonicalArchiveWriter {
         }
     }
 
-    /// A scalar plist value as it is. `KeyedArchive` has already refused containers where a scalar
+    /// A scalar plist value as it is; a string or data object is read once and shared (the same
+    /// storage at every site). `KeyedArchive` has already refused containers where a scalar
     /// stands, so those cases are unreachable; they write `$null`'s UID rather than trap.
-    func scalar(_ index: Int) -> PropertyListValue {
+    mutating func scalar(_ index: Int) -> PropertyListValue {
         let plist = archive.plist
+        let object = plist[index]
+        switch object.kind {
+        case .data, .asciiString, .utf8String, .utf16String:
+            if let shared = sharedScalars[index] { return shared }
+            let value = Self.scalarValue(index, plist: plist)
+            sharedScalars[index] = value
+            if case .data(let bytes) = value { produced += bytes.count } else if case .string(let text) = value { produced += text.utf8.count }
+            return value
+        default:
+            return Self.scalarValue(index, plist: plist)
+        }
+    }
+
+    private static func scalarValue(_ index: Int, plist: PropertyList) -> PropertyListValue {
         let object = plist[index]
         switch object.kind {
         case .integer: return .integer(plist.integer128(object))

@@ -4,9 +4,11 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Reads an archive upload under the tenant's limits:
+/// Reads an upload under the tenant's limits — an archive, or typed JSON for `/v1/encode` (the same
+/// reader, so every upload endpoint treats encodings, lengths and truncation alike):
 ///
 ///     Content-Type     octet-stream | x-plist | absent (RFC 9110 §8.3)   else 415
+///                      (encode: application/json)
 ///     Content-Encoding gzip | identity | absent                          else 415
 ///     Content-Length   over the body limit → 413 before reading a byte
 ///     body             read chunk by chunk; past the body limit → 413 without buffering the rest
@@ -17,9 +19,16 @@ import NIOCore
 enum ArchiveBody {
     static let acceptedMediaTypes: Set<String> = ["application/octet-stream", "application/x-plist"]
 
+    /// An archive upload: at most the tenant's `maxArchiveBytes` once inflated.
     static func read(_ request: Request, tenant: Tenant, lease: MemoryLease) async throws -> [UInt8] {
-        try ArchiveRequestContext.requireMediaType(request, in: acceptedMediaTypes,
-                                                   named: "application/octet-stream or application/x-plist")
+        try await read(request, mediaTypes: acceptedMediaTypes, named: "application/octet-stream or application/x-plist",
+                       contentLimit: tenant.maxArchiveBytes, tenant: tenant, lease: lease)
+    }
+
+    /// An upload of `mediaTypes` whose content (inflated, when gzip) is at most `contentLimit` bytes.
+    static func read(_ request: Request, mediaTypes: Set<String>, named: String, contentLimit: Int,
+                     tenant: Tenant, lease: MemoryLease) async throws -> [UInt8] {
+        try ArchiveRequestContext.requireMediaType(request, in: mediaTypes, named: named)
         let gzip: Bool
         switch request.headers[.contentEncoding]?.trimmingCharacters(in: .whitespaces).lowercased() {
         case nil, "", "identity": gzip = false
@@ -27,7 +36,7 @@ enum ArchiveBody {
         case let other?: throw ProblemError.unsupportedEncoding(other)
         }
         // Uncompressed, the body is the archive: the smaller limit applies to both.
-        let bodyLimit = gzip ? tenant.maxBodyBytes : min(tenant.maxBodyBytes, tenant.maxArchiveBytes)
+        let bodyLimit = gzip ? tenant.maxBodyBytes : min(tenant.maxBodyBytes, contentLimit)
         let declaredLength = request.headers[.contentLength].flatMap { Int($0) }
         if let declaredLength, declaredLength > bodyLimit {
             throw ProblemError.bodyTooLarge(limit: bodyLimit)
@@ -40,7 +49,7 @@ enum ArchiveBody {
         if !gzip, let declaredLength, declaredLength > 0 { plain.reserveCapacity(declaredLength) }
         var refusal: ProblemError?
         do {
-            var inflater = gzip ? try GzipInflater(limit: tenant.maxArchiveBytes) : nil
+            var inflater = gzip ? try GzipInflater(limit: contentLimit) : nil
             for try await chunk in request.body {
                 received += chunk.readableBytes
                 guard received <= bodyLimit else { throw ProblemError.bodyTooLarge(limit: bodyLimit) }

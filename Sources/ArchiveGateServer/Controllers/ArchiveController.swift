@@ -20,9 +20,9 @@ struct ArchiveController {
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let inspector = try Context.inspector(tenant, request)
-        let report = try await context.lease.validate(bytes, with: inspector)
+        let report = try await context.pipeline.validate(bytes, with: inspector)
         context.record(report, tenant: tenant, metrics: metrics)
-        return .json(.ok, report.json)
+        return .json(VerdictStatus.status(report, at: .report), report.json)
     }
 
     /// 200 with the JSON (plain or typed); 422 `policy.rejected` with the violations when the policy
@@ -34,12 +34,10 @@ struct ArchiveController {
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
         let inspector = try Context.inspector(tenant, request)
-        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
+        let inspection = try await context.pipeline.convert(bytes, mode: mode, with: inspector)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
-        guard let output = inspection.json else {
-            throw ProblemError.policyRejected(inspection.report)
-        }
-        return .json(.ok, output, headers: [.archiveGateViolations: String(inspection.report.violations.count)])
+        let (status, json) = try VerdictStatus.content(inspection.report, inspection.json)
+        return .json(status, json, headers: [.archiveGateViolations: String(inspection.report.violations.count)])
     }
 }
 

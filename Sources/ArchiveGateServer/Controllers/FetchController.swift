@@ -67,11 +67,9 @@ struct FetchController {
         if body.store {
             return try await recorder.record(fetched.bytes, source: .url(body.url), mode: body.mode, tenant: tenant, context: context)
         }
-        // Like every other decode: large archives off the cooperative pool (DecodeExecutor).
-        let bytes = fetched.bytes
-        let report = try await context.lease.validate(bytes, with: tenant.inspector)
+        let report = try await context.pipeline.validate(fetched.bytes, with: tenant.inspector)
         context.record(report, tenant: tenant, metrics: metrics)
-        return .json(.ok, report.json)
+        return .json(VerdictStatus.status(report, at: .report), report.json)
     }
 
     private struct Wire: Decodable {

@@ -31,7 +31,7 @@ struct InspectController {
         var policy = tenant.inspector.policy
         policy.onViolation = .redact
         let inspector = ArchiveInspector(policy: policy)
-        let inspection = try await context.lease.convert(bytes, mode: mode, with: inspector, cap: context.amplificationCap)
+        let inspection = try await context.pipeline.convert(bytes, mode: mode, with: inspector)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
 
         let json = inspection.json ?? Array("null".utf8)
@@ -45,7 +45,7 @@ struct InspectController {
             .archiveGateJSONLength: String(json.count),
             .archiveGateViolations: String(inspection.report.violations.count),
         ]
-        return .json(.ok, body, headers: headers)
+        return .json(VerdictStatus.status(inspection.report, at: .report), body, headers: headers)
     }
 }
 

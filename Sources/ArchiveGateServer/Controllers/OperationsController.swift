@@ -8,8 +8,11 @@ struct OperationsController {
     let metrics: ServerMetrics
     let tenantCount: Int
     let store: (any ResultStore)?
+    /// The memory budget's caps, shown by `/readyz` with what they allow (`DecodeEstimate.summary`).
+    let memory: MemoryBudget.Limits
 
     func register(on router: Router<Context>) {
+        let memorySummary = DecodeEstimate.summary(memory)
         router.get("healthz") { _, _ in
             Self.json(#"{"status":"ok"}"#)
         }
@@ -25,11 +28,11 @@ struct OperationsController {
                     context.logger.error("readiness: result store failed", metadata: ["error": "\(error)"])
                     // The code only (unavailable, busy, storageFailure…): the message may name hosts.
                     let reason = (error as? ResultStoreError)?.code.description ?? "unexpected"
-                    return Self.json(#"{"reason":"store \#(reason)","status":"unavailable","store":"failing","tenants":\#(tenantCount)}"#,
+                    return Self.json(#"{"memory":\#(memorySummary),"reason":"store \#(reason)","status":"unavailable","store":"failing","tenants":\#(tenantCount)}"#,
                                      status: .serviceUnavailable)
                 }
             }
-            return Self.json(#"{"status":"ready","store":"\#(storeState)","tenants":\#(tenantCount)}"#)
+            return Self.json(#"{"memory":\#(memorySummary),"status":"ready","store":"\#(storeState)","tenants":\#(tenantCount)}"#)
         }
         router.get("metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

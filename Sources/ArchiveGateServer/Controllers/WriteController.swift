@@ -8,7 +8,11 @@ import NIOCore
 ///
 /// - encode: typed JSON (`application/json`, as `/v1/convert?mode=typed` answers) → 200 with the
 ///   archive (`application/octet-stream`, or `application/x-plist` XML with `?format=xml`); bad JSON
-///   → 422 with the encode error's code and JSON pointer; over the tenant's limits → 413/422.
+///   → 422 with the encode error's code and JSON pointer; over the tenant's limits → 413/422; the
+///   body is read as archive uploads are (`ArchiveBody`: gzip inflated, another encoding 415, a
+///   body cut short 400).
+///
+/// Both run through `DecodePipeline` (budget reserved, output bounded while written).
 /// - sanitize: an archive, decoded under the tenant's policy → 200 with a freshly written canonical
 ///   archive and `X-ArchiveGate-Violations` (the redacted count under `redact`), or 422
 ///   `policy.rejected` exactly as `/v1/convert` answers; with `?envelope=json` the 200 is
@@ -25,21 +29,14 @@ struct WriteController {
     @Sendable func encode(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
         let format = try Self.format(request)
-        try Context.requireMediaType(request, in: ["application/json"], named: "application/json (typed JSON)")
         let limits = tenant.inspector.policy.limits
-        let limit = min(tenant.maxBodyBytes, limits.maxInputBytes)
-        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
-            throw ProblemError.bodyTooLarge(limit: limit)
-        }
-        let json: [UInt8]
-        do {
-            json = Array(buffer: try await request.body.collect(upTo: limit))
-        } catch {
-            throw ProblemError.bodyTooLarge(limit: limit)
-        }
+        // The same reader as archive uploads: gzip inflated, other encodings 415, a body cut short 400.
+        let json = try await ArchiveBody.read(request, mediaTypes: ["application/json"], named: "application/json (typed JSON)",
+                                              contentLimit: min(tenant.maxArchiveBytes, limits.maxInputBytes),
+                                              tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: json.count, tenant: tenant, metrics: metrics)
         do {
-            let archive = try await DecodeExecutor.run(bytes: json.count) { try ArchiveEncoder(limits: limits).encode(json, format: format) }
+            let archive = try await context.pipeline.encode(json, format: format, limits: limits)
             metrics.recordWrite("encode", outcome: "ok", tenant: tenant.id)
             return Self.archiveResponse(archive, format: format)
         } catch let error as EncodeError {
@@ -59,17 +56,14 @@ struct WriteController {
         }
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
-        let sanitizer = ArchiveSanitizer(inspector: tenant.inspector)
-        let result = try await DecodeExecutor.run(bytes: bytes.count) { try sanitizer.sanitize(bytes, format: format) }
+        let result = try await context.pipeline.sanitize(bytes, format: format, with: tenant.inspector)
         context.record(result.report, tenant: tenant, metrics: metrics)
-        guard let archive = result.archive else {
-            metrics.recordWrite("sanitize", outcome: "rejected", tenant: tenant.id)
-            throw ProblemError.policyRejected(result.report)
-        }
-        metrics.recordWrite("sanitize", outcome: result.report.violations.isEmpty ? "ok" : "redacted", tenant: tenant.id)
+        metrics.recordWrite("sanitize", outcome: result.archive == nil ? "rejected" : result.report.violations.isEmpty ? "ok" : "redacted",
+                            tenant: tenant.id)
+        let (status, archive) = try VerdictStatus.content(result.report, result.archive)
         var response = enveloped
-            ? Response.json(.ok, Array(try JSONEncoder.sorted.encode(SanitizeEnvelope(archive: archive, format: format, report: result.report))))
-            : Self.archiveResponse(archive, format: format)
+            ? Response.json(status, Array(try JSONEncoder.sorted.encode(SanitizeEnvelope(archive: archive, format: format, report: result.report))))
+            : Self.archiveResponse(archive, format: format, status: status)
         response.headers[.archiveGateViolations] = String(result.report.violations.count)
         return response
     }
@@ -82,8 +76,8 @@ struct WriteController {
         return format
     }
 
-    private static func archiveResponse(_ archive: [UInt8], format: PropertyList.Format) -> Response {
-        Response(status: .ok, headers: [.contentType: format == .xml ? "application/x-plist" : "application/octet-stream"],
+    private static func archiveResponse(_ archive: [UInt8], format: PropertyList.Format, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: format == .xml ? "application/x-plist" : "application/octet-stream"],
                  body: .init(byteBuffer: ByteBuffer(bytes: archive)))
     }
 }

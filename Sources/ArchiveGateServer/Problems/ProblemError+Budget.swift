@@ -14,9 +14,10 @@ extension ProblemError {
                    detail: "The tenant is at its share of the server: \(reason); retry after \(MemoryBudget.retryAfterSeconds) s.")
     }
 
-    /// 422: the JSON would be more than `memory.amplificationFactor` times the archive.
+    /// 422: the output (JSON, or the archive sanitize or encode writes) would be more than
+    /// `memory.amplificationFactor` times the input (`BudgetedOutput` stopped it while writing).
     static func amplificationExceeded(limit: Int, archiveBytes: Int, factor: Int) -> ProblemError {
         ProblemError(.amplificationExceeded,
-                     detail: "The JSON of this \(archiveBytes)-byte archive would exceed \(limit) bytes (\(factor) × the archive, at least \(AmplificationCap.minimumAllowance) bytes): shared references expand it too far.")
+                     detail: "The output of this \(archiveBytes)-byte input would exceed \(limit) bytes (\(factor) × the input, at least \(AmplificationCap.minimumAllowance) bytes): shared references expand it too far.")
     }
 }

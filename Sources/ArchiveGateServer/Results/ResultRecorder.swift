@@ -28,10 +28,10 @@ struct ResultRecorder: Sendable {
         _ bytes: [UInt8], source: ResultSource, mode: OutputMode, sanitize: Bool = false, tenant: Tenant, context: ArchiveRequestContext
     ) async throws -> Response {
         let store = try requireStore()
-        let inspection = try await context.lease.convert(bytes, mode: mode, with: tenant.inspector, cap: context.amplificationCap)
+        let inspection = try await context.pipeline.convert(bytes, mode: mode, with: tenant.inspector)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
         // The sanitizer decodes again: the converter's decoded graph is gone once its JSON is written.
-        let sanitized = sanitize && inspection.json != nil ? try await context.lease.sanitize(bytes, with: tenant.inspector) : nil
+        let sanitized = sanitize && inspection.json != nil ? try await context.pipeline.sanitize(bytes, with: tenant.inspector).archive : nil
         if sanitize {
             let outcome = sanitized == nil ? "rejected" : inspection.report.violations.isEmpty ? "ok" : "redacted"
             metrics.recordWrite("stored_sanitize", outcome: outcome, tenant: tenant.id)
@@ -46,7 +46,7 @@ struct ResultRecorder: Sendable {
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         let headers: HTTPFields = [.location: "/v1/archives/\(outcome.result.id)",
                                    .archiveGateViolations: String(inspection.report.violations.count)]
-        return .json(outcome.created ? .created : .ok, ResultDocument.result(outcome.result), headers: headers)
+        return .json(VerdictStatus.status(inspection.report, at: .stored(created: outcome.created)), ResultDocument.result(outcome.result), headers: headers)
     }
 
     func requireStore() throws -> any ResultStore {
