@@ -13,6 +13,7 @@ import NIOCore
 ///     request ─▶ RequestIdMiddleware     X-Request-Id in and out
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
+///             ─▶ ExpectContinueMiddleware  `100 Continue` when the handler first reads the body
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
 ///             ─▶ / and /ui/<file>: InspectorController (the inspector page; ui.enabled)   (no auth)
 ///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ MemoryBudgetMiddleware ─▶ ArchiveController  (validate, convert)
@@ -56,10 +57,13 @@ public func buildApplication(
         RequestIdMiddleware()
         AccessLogMiddleware(logger: logger, metrics: metrics)
         ProblemMiddleware(routes: routeMethods)
+        ExpectContinueMiddleware()
     }
     OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store).register(on: router)
     if configuration.uiEnabled { InspectorController().register(on: router) }
-    let budget = MemoryBudget(limits: configuration.memory.limits())
+    var budgetLimits = configuration.memory.limits()
+    budgetLimits.tenants = tenants.tenants.count
+    let budget = MemoryBudget(limits: budgetLimits)
     logger.info("memory budget", metadata: ["bytes": .stringConvertible(budget.limits.totalBytes),
                                             "tenant_bytes": .stringConvertible(budget.limits.tenantBytes)])
     let v1 = router.group("v1")
