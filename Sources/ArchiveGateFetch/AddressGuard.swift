@@ -25,6 +25,28 @@ public struct AddressGuard: Sendable {
     /// NAT64 well-known prefix (RFC 6052): a translator would forward to the embedded IPv4.
     static let nat64 = IPAddressRange("64:ff9b::/96")!
 
+    /// Blocks whose addresses carry an IPv4 address to a translator or relay that would forward to
+    /// it (IPv4-compatible, SIIT, both NAT64 prefixes, 6to4, Teredo): allowing any of them opens
+    /// whatever IPv4 address it embeds, private ones included.
+    static let translatorRanges: [IPAddressRange] = [
+        "::/96", "::ffff:0:0:0/96", "64:ff9b::/96", "64:ff9b:1::/48", "2002::/16", "2001::/32",
+    ].map { IPAddressRange($0)! }
+
+    /// Why allowing `range` opens more than one network the deny list protects, for the rule that
+    /// such a range needs an acknowledgement; nil when it opens part or all of one protected
+    /// network (`10.1.0.0/16`, `127.0.0.0/8`, `::1`) or none. Judged by what the range admits, not
+    /// by its prefix length: `::/8` is narrow by length yet admits `::1`, SIIT and NAT64.
+    public static func breadthConcern(allowing range: IPAddressRange) -> String? {
+        let protected = deniedRanges.filter { denied in !translatorRanges.contains(denied) }
+        if protected.contains(where: { $0.contains(range) }) { return nil }
+        if let translator = translatorRanges.first(where: { $0.overlaps(range) }) {
+            return "\(range) admits \(translator), whose addresses a translator or relay forwards to the IPv4 address they embed"
+        }
+        let touched = deniedRanges.filter { $0.overlaps(range) }
+        guard !touched.isEmpty else { return nil }
+        return "\(range) admits \(touched.map(\.description).joined(separator: ", ")) of the deny list and addresses around \(touched.count == 1 ? "it" : "them")"
+    }
+
     /// Ranges the deployment allows despite the deny list (tests allow their loopback server).
     public let allowedRanges: [IPAddressRange]
 

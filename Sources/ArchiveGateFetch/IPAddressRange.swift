@@ -40,6 +40,16 @@ public struct IPAddressRange: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when every address of `other` is in this block.
+    public func contains(_ other: IPAddressRange) -> Bool {
+        prefixLength <= other.prefixLength && contains(other.network)
+    }
+
+    /// True when the blocks share an address (CIDR blocks overlap only by nesting).
+    public func overlaps(_ other: IPAddressRange) -> Bool {
+        contains(other) || other.contains(self)
+    }
+
     public var description: String { "\(network)/\(prefixLength)" }
 
     private static func hostBits(of address: IPAddress, prefixLength: Int) -> UInt128 {

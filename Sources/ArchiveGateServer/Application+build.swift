@@ -13,6 +13,7 @@ import NIOCore
 ///     request ─▶ RequestIdMiddleware     X-Request-Id in and out
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
+///             ─▶ ExpectContinueMiddleware  `100 Continue` when the handler first reads the body
 ///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
 ///             ─▶ / and /ui/<file>: InspectorController (the inspector page; ui.enabled)   (no auth)
 ///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ MemoryBudgetMiddleware ─▶ ArchiveController  (validate, convert)
@@ -56,8 +57,11 @@ public func buildApplication(
         RequestIdMiddleware()
         AccessLogMiddleware(logger: logger, metrics: metrics)
         ProblemMiddleware(routes: routeMethods)
+        ExpectContinueMiddleware()
     }
-    let budget = MemoryBudget(limits: configuration.memory.limits())
+    var budgetLimits = configuration.memory.limits()
+    budgetLimits.tenants = tenants.tenants.count
+    let budget = MemoryBudget(limits: budgetLimits)
     let largestConvertible = DecodeEstimate.largestConvertible(within: min(budget.limits.tenantBytes, budget.limits.totalBytes))
     logger.info("memory budget", metadata: ["bytes": .stringConvertible(budget.limits.totalBytes),
                                             "tenant_bytes": .stringConvertible(budget.limits.tenantBytes),

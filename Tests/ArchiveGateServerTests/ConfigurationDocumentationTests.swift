@@ -42,7 +42,7 @@ import Testing
 
     @Test func shippedServerJSONShowsEveryKeyWithItsDefault() throws {
         let data = try Data(contentsOf: Self.root.appendingPathComponent("config/server.json"))
-        guard case .object(let file) = try #require(ConfigurationJSON.parse(data)) else {
+        guard case .object(let file) = try #require(try ConfigurationJSON.parse(data)) else {
             Issue.record("server.json is not an object")
             return
         }

@@ -43,6 +43,55 @@ import Glibc
         }
     }
 
+    /// Issue 31: during the 2 s linger after an early 401 the server went on reading (and
+    /// Hummingbird draining) whatever the client pushed: gigabytes per connection. Now it stops
+    /// reading at once: the client can push only what the kernel's socket buffers hold.
+    @Test(arguments: [
+        "Authorization: Bearer wrong-key\r\nContent-Type: application/octet-stream\r\n",
+        "Authorization: Bearer \(TestTenant.tiny.key)\r\nContent-Type: application/octet-stream\r\n",
+    ])
+    func afterAnEarlyRefusalTheServerReadsNoMore(headers: String) async throws {
+        try await TestServer.run(configure: { $0.bodyTimeout = .seconds(120); $0.idleTimeout = .seconds(120) }) { port in
+            let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)Content-Length: 100000000000\r\n\r\n"
+            let (answer, pushed, closed) = try await offCooperativePool { try Self.push(port: port, head: head) }
+            #expect(answer.hasPrefix("HTTP/1.1 4"), "\(answer.prefix(200))")
+            #expect(closed, "the server never ended the connection")
+            // Loopback socket buffers autotune to a few MiB each way; reading on would be gigabytes.
+            #expect(pushed < 32 << 20, "the client pushed \(pushed >> 20) MiB after the refusal")
+        }
+    }
+
+    /// Sends `head`, then body bytes as fast as the connection takes them, reading what comes back,
+    /// until the server ends the connection (or 30 s pass). Returns the answer, the body bytes the
+    /// kernel accepted and whether the connection ended.
+    private static func push(port: Int, head: String) throws -> (answer: String, pushed: Int, closed: Bool) {
+        let connection = try RawConnection(port: port)
+        defer { connection.close() }
+        guard connection.send(Array(head.utf8)) else { return ("", 0, true) }
+        _ = fcntl(connection.descriptor, F_SETFL, fcntl(connection.descriptor, F_GETFL) | O_NONBLOCK)
+        let chunk = [UInt8](repeating: 0x41, count: 256 << 10)
+        var pushed = 0
+        var received: [UInt8] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            var poller = pollfd(fd: connection.descriptor, events: Int16(POLLIN | POLLOUT), revents: 0)
+            guard poll(&poller, 1, 500) > 0 else { continue }
+            if poller.revents & Int16(POLLIN) != 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let count = buffer.withUnsafeMutableBytes { recv(connection.descriptor, $0.baseAddress, $0.count, 0) }
+                if count > 0 { received += buffer[..<count] }
+                if count < 0 && errno != EAGAIN { return (String(decoding: received, as: UTF8.self), pushed, true) }
+            }
+            if poller.revents & Int16(POLLERR | POLLHUP) != 0 { return (String(decoding: received, as: UTF8.self), pushed, true) }
+            if poller.revents & Int16(POLLOUT) != 0 {
+                let sent = chunk.withUnsafeBytes { Glibc.send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent > 0 { pushed += sent }
+                if sent < 0 && errno != EAGAIN { return (String(decoding: received, as: UTF8.self), pushed, true) }
+            }
+        }
+        return (String(decoding: received, as: UTF8.self), pushed, false)
+    }
+
     @Test func aRefusalWithoutABodyKeepsTheConnection() async throws {
         try await TestServer.run { port in
             let (first, closed, second) = try await offCooperativePool {

@@ -30,6 +30,75 @@ import Testing
         }
     }
 
+    /// Issue 31: `100 Continue` went out before authentication, limits and media type were
+    /// checked, inviting refused clients to send their bodies. Now a refusal is the first answer.
+    @Test(arguments: [
+        ("Authorization: Bearer wrong-key\r\nContent-Type: application/octet-stream\r\nContent-Length: 1000", "401"),
+        ("Authorization: Bearer \(TestTenant.tiny.key)\r\nContent-Type: application/octet-stream\r\nContent-Length: 100000000", "413"),
+        ("Authorization: Bearer \(TestTenant.alpha.key)\r\nContent-Type: text/plain\r\nContent-Length: 1000", "415"),
+        ("Content-Type: application/octet-stream\r\nContent-Length: 1000", "401"),
+    ])
+    func aRefusedRequestGetsNoContinue(headers: String, status: String) async throws {
+        try await TestServer.run { port in
+            let first = try await offCooperativePool {
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\n\(headers)\r\nExpect: 100-continue\r\n\r\n"
+                _ = connection.send(Array(head.utf8))
+                return String(decoding: connection.read(waitingAtMost: .seconds(10)).bytes, as: UTF8.self)
+            }
+            #expect(first.hasPrefix("HTTP/1.1 \(status)"), "\(first.prefix(120))")
+            #expect(!first.contains("100 Continue"))
+        }
+    }
+
+    /// Issue 31: CONNECT was answered 404 with neither a length nor a close.
+    @Test func connectIsRefusedWithALengthAndAClose() async throws {
+        try await TestServer.run { port in
+            let (text, closed) = try await offCooperativePool {
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                _ = connection.send(Array("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n".utf8))
+                var received: [UInt8] = []
+                for _ in 0..<50 {
+                    let (bytes, closed) = connection.read(waitingAtMost: .seconds(5))
+                    received += bytes
+                    if closed { return (String(decoding: received, as: UTF8.self), true) }
+                }
+                return (String(decoding: received, as: UTF8.self), false)
+            }
+            #expect(text.hasPrefix("HTTP/1.1 405"), "\(text.prefix(200))")
+            let lower = text.lowercased()
+            #expect(lower.contains("connection: close\r\n"))
+            #expect(lower.contains("x-content-type-options: nosniff\r\n"))
+            #expect(text.contains("request.method_not_allowed"))
+            let body = text.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+            #expect(lower.contains("content-length: \(body.utf8.count)\r\n"), "\(text)")
+            #expect(closed)
+        }
+    }
+
+    /// Issue 31: API responses lacked `X-Content-Type-Options: nosniff`; every response has it,
+    /// problem+json and protocol refusals included.
+    @Test func everyResponseSaysNosniff() async throws {
+        try await TestServer.run { port in
+            for (path, key) in [("/healthz", nil), ("/v1/archives", "wrong"), ("/nowhere", nil), ("/openapi.yaml", nil)] {
+                let reply = try await TestServer.send(path, method: .GET, port: port, key: key)
+                #expect(reply.headers["X-Content-Type-Options"] == ["nosniff"], "\(path) \(reply.status)")
+            }
+            let validated = try await TestServer.send("/v1/validate", port: port, key: TestTenant.alpha.key, body: try Fixtures.plainArchive())
+            #expect(validated.headers["X-Content-Type-Options"] == ["nosniff"])
+            let refused = try await offCooperativePool {
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                _ = connection.send(Array("GET /healthz HTTP/1.1\r\n\r\n".utf8))
+                return String(decoding: connection.read(waitingAtMost: .seconds(10)).bytes, as: UTF8.self)
+            }
+            #expect(refused.hasPrefix("HTTP/1.1 400"))
+            #expect(refused.lowercased().contains("x-content-type-options: nosniff\r\n"), "\(refused)")
+        }
+    }
+
     /// HEAD on a GET route: the GET's status and Content-Length, no body; the connection serves
     /// the next request (so no stray body bytes were sent).
     @Test(arguments: ["/healthz", "/openapi.yaml"])

@@ -155,6 +155,56 @@ import Glibc
         }
     }
 
+    /// Issue 31: four tenants × 32 trickled uploads held all 128 slots, and every other tenant got
+    /// 503 until the body timeout. Each tenant is guaranteed its share (128 / 5 = 25) whatever
+    /// order the others came in; over it, 429 tenant.busy.
+    @Test func uploadSlotsAreSharedFairlyBetweenTenants() throws {
+        var limits = MemoryBudget.Limits(totalBytes: .max, tenantBytes: .max, maxUploads: 128, maxUploadsPerTenant: 32)
+        limits.tenants = 5
+        let budget = MemoryBudget(limits: limits)
+        var held: [String: [MemoryLease]] = [:]
+        for tenant in ["t1", "t2", "t3", "t4"] {
+            for _ in 0..<32 {
+                do {
+                    held[tenant, default: []].append(try budget.admit(tenant: tenant))
+                } catch {
+                    #expect(error.code == .tenantBusy, "\(tenant): \(error.code)")
+                }
+            }
+        }
+        #expect(held.mapValues(\.count) == ["t1": 28, "t2": 25, "t3": 25, "t4": 25])
+        var calm: [MemoryLease] = []
+        for _ in 0..<25 { calm.append(try budget.admit(tenant: "calm")) }
+        #expect(budget.current.uploads == 128)
+        held.removeAll()
+        calm.removeAll()
+        #expect(budget.current == MemoryBudget.Usage())
+    }
+
+    /// A tenant over its guarantee may borrow free slots, but never the ones other tenants are owed.
+    @Test func borrowingStopsAtWhatOthersAreOwed() {
+        let share = UploadSlotShare(maxUploads: 10, maxUploadsPerTenant: 10, tenants: 2)
+        #expect(share.guaranteed == 5)
+        #expect(share.refusal(tenant: "a", held: ["a": 4], inUse: 4) == nil)
+        #expect(share.refusal(tenant: "a", held: ["a": 5], inUse: 5) != nil, "b is owed the other 5")
+        #expect(share.refusal(tenant: "a", held: ["a": 5, "b": 5], inUse: 10) != nil)
+        #expect(UploadSlotShare(maxUploads: 10, maxUploadsPerTenant: 10, tenants: 3).refusal(tenant: "a", held: ["a": 3, "b": 7], inUse: 10) != nil)
+        #expect(UploadSlotShare(maxUploads: 13, maxUploadsPerTenant: 13, tenants: 3).refusal(tenant: "a", held: ["a": 4], inUse: 4) == nil,
+                "one free beyond the 8 the others are owed")
+        #expect(UploadSlotShare(maxUploads: 12, maxUploadsPerTenant: 12, tenants: 3).refusal(tenant: "a", held: ["a": 4], inUse: 4) != nil)
+    }
+
+    /// Alone (or the only tenant configured) a tenant still gets its whole per-tenant cap.
+    @Test func aSingleTenantKeepsItsWholeCap() throws {
+        var limits = MemoryBudget.Limits(totalBytes: .max, tenantBytes: .max, maxUploads: 8, maxUploadsPerTenant: 8)
+        limits.tenants = 1
+        let budget = MemoryBudget(limits: limits)
+        let leases = try (0..<8).map { _ in try budget.admit(tenant: "only") }
+        #expect(leases.count == 8)
+        #expect(throws: ProblemError.self) { try budget.admit(tenant: "only") }
+        #expect(UploadSlotShare(maxUploads: 128, maxUploadsPerTenant: 128, tenants: 2).guaranteed == 64)
+    }
+
     /// Accounting on its own: reservations add up per tenant, refusals take nothing, release is whole.
     @Test func leasesAddUpAndReleaseWhole() throws {
         let budget = MemoryBudget(limits: .init(totalBytes: 100, tenantBytes: 60, maxUploads: 3, maxUploadsPerTenant: 2))

@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func jsonValuesKeepTheirType() throws {
-        let parsed = ConfigurationJSON.parse(Data(#"{"a":1,"b":true,"c":1.5,"d":"1","e":0,"f":false,"g":null}"#.utf8))
+        let parsed = try ConfigurationJSON.parse(Data(#"{"a":1,"b":true,"c":1.5,"d":"1","e":0,"f":false,"g":null}"#.utf8))
         #expect(parsed == .object(["a": .integer(1), "b": .boolean(true), "c": .number(1.5), "d": .string("1"),
                                    "e": .integer(0), "f": .boolean(false), "g": .null]))
     }
@@ -119,6 +119,50 @@ import Testing
         let narrow = try await load(environment: ["ARCHIVEGATE_FETCH_ALLOWED_RANGES": "127.0.0.0/8,fd00::/8"])
         #expect(narrow.fetch.allowedRanges.count == 2)
         #expect(narrow.riskySettings.isEmpty)
+    }
+
+    /// Issue 31: 1e-300 requests per second loaded and then trapped in the token bucket.
+    @Test(arguments: [
+        (#"{"limits":{"requestsPerSecond":1e-300}}"#, "limits.requestsPerSecond"),
+        (#"{"limits":{"requestsPerSecond":1e10}}"#, "limits.requestsPerSecond"),
+        (#"{"limits":{"burst":9223372036854775807}}"#, "limits.burst"),
+        (#"{"memory":{"budgetFraction":1e-300}}"#, "memory.budgetFraction"),
+        (#"{"memory":{"tenantShare":0.0000001}}"#, "memory.tenantShare"),
+    ])
+    func outOfRangeNumbersAreRefusedAtLoad(_ file: String, _ key: String) async {
+        let error = await error(file: file)
+        #expect(error?.code == .invalidValue, "\(file)")
+        #expect(error?.key == key)
+        #expect(error?.origin?.hasSuffix("server.json") == true)
+        #expect(await self.error(environment: ["ARCHIVEGATE_LIMITS_REQUESTS_PER_SECOND": "1e-300"])?.key == "limits.requestsPerSecond")
+    }
+
+    /// Issue 31: `JSONDecoder` kept the first of two equal keys, silently.
+    @Test func aDuplicateKeyIsAnErrorNamingKeyAndFile() async {
+        let error = await error(file: #"{"limits": {"burst": 10, "maxBodyBytes": "1k", "burst": 100000}}"#)
+        #expect(error?.code == .duplicateKey)
+        #expect(error?.key == "limits.burst")
+        #expect(error?.origin?.hasSuffix("/server.json") == true)
+        #expect(error?.message.contains("'burst'") == true)
+    }
+
+    /// Issue 31: `::/8` is a /8 yet admits `::1`, SIIT and NAT64; what a range admits of the deny
+    /// list decides, not only its prefix length.
+    @Test(arguments: ["::/8", "64:ff9b::/96", "::ffff:0:0:0/96", "2002:7f00:1::/48", "172.0.0.0/8", "192.0.0.0/8"])
+    func rangesAdmittingMoreThanOneProtectedNetworkNeedTheAcknowledgement(_ range: String) async throws {
+        let error = await error(file: #"{"fetch":{"allowedRanges":["\#(range)"]}}"#)
+        #expect(error?.code == .unacknowledgedRisk, "\(range)")
+        #expect(error?.key == "fetch.allowedRanges")
+        #expect(error?.message.contains(range) == true, "\(error?.message ?? "")")
+        let acknowledged = try await load(file: #"{"fetch":{"allowedRanges":["\#(range)"],"acknowledgeWideAllowedRanges":true}}"#)
+        #expect(acknowledged.riskySettings.count == 1)
+    }
+
+    @Test(arguments: ["127.0.0.0/8", "10.1.0.0/16", "::1", "fd00::/8", "100.64.0.0/10", "203.0.113.0/24", "2001:db8::/32"])
+    func rangesInsideOneProtectedNetworkOrNoneNeedNoAcknowledgement(_ range: String) async throws {
+        let loaded = try await load(file: #"{"fetch":{"allowedRanges":["\#(range)"]}}"#)
+        #expect(loaded.fetch.allowedRanges.map(\.description).count == 1)
+        #expect(loaded.riskySettings.isEmpty, "\(loaded.riskySettings)")
     }
 
     @Test func everyShippedValueLoadsAndEveryKeyCanBeSetByVariable() async throws {

@@ -55,6 +55,78 @@ import Testing
         #expect(listed.tenants.first?.acknowledgedRisks.isEmpty == true)
     }
 
+    private func error(_ contents: String) -> TenantFileError? {
+        do {
+            _ = try load(contents)
+            return nil
+        } catch let error as TenantFileError {
+            return error
+        } catch {
+            Issue.record("expected a TenantFileError, got \(error)")
+            return nil
+        }
+    }
+
+    /// Issue 31: `*.com` and `*.*` needed no acknowledgement.
+    @Test(arguments: ["*.com", "*.COM.", "*"])
+    func overBroadHostPatternsNeedTheAcknowledgement(_ pattern: String) throws {
+        let refused = error(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"]},"fetchAllowedHosts":["a.example","\#(pattern)"]}"#)
+        #expect(refused?.code == .unacknowledgedRisk, "\(pattern)")
+        #expect(refused?.message.contains(pattern) == true)
+        #expect(refused?.message.contains("acknowledgeAnyFetchHost") == true)
+        let registry = try load(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"]},"fetchAllowedHosts":["a.example","\#(pattern)"],"acknowledgeAnyFetchHost":true}"#)
+        #expect(registry.tenants.first?.acknowledgedRisks.count == 1)
+    }
+
+    @Test(arguments: ["*.*", "*.*.example.com", "a*.example.com", "*example.com"])
+    func aWildcardThatIsNotALeadingLabelIsRefused(_ pattern: String) {
+        let refused = error(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"]},"fetchAllowedHosts":["\#(pattern)"],"acknowledgeAnyFetchHost":true}"#)
+        #expect(refused?.code == .invalidValue, "\(pattern)")
+        #expect(refused?.message.contains(pattern) == true)
+    }
+
+    @Test func subdomainsOfANameNeedNoAcknowledgement() throws {
+        let registry = try load(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"]},"fetchAllowedHosts":["*.example.com","a.example"]}"#)
+        #expect(registry.tenants.first?.fetchAllowedHosts == ["*.example.com", "a.example"])
+        #expect(registry.tenants.first?.acknowledgedRisks.isEmpty == true)
+    }
+
+    /// Issue 31: a second `"policy"` turned a gate tenant into an inspection tenant unseen (the
+    /// typed reader kept the first, `JSONSerialization` the last).
+    @Test func aDuplicateKeyIsAnErrorNamingKeyAndFile() {
+        let refused = error(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"]},"policy":{"allow":["*"],"inspection":true}}"#)
+        #expect(refused?.code == .duplicateKey)
+        #expect(refused?.path.hasSuffix("/t.json") == true)
+        #expect(refused?.message.contains("'policy'") == true)
+        let inline = error(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"],"allow":["*"]}}"#)
+        #expect(inline?.code == .duplicateKey)
+        #expect(inline?.message.contains("/policy/allow") == true)
+    }
+
+    @Test func aDuplicateKeyInAPolicyFileNamesThatFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ag-tenants-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory + "/policies", withIntermediateDirectories: true)
+        try #"{"allow":["plist"],"inspection":false,"inspection":true}"#.write(toFile: directory + "/policies/p.json", atomically: true, encoding: .utf8)
+        try #"{"id":"t","keys":["\#(hash)"],"policy":"policies/p.json"}"#.write(toFile: directory + "/t.json", atomically: true, encoding: .utf8)
+        do {
+            _ = try TenantRegistry.load(directory: directory, defaults: TenantDefaults())
+            Issue.record("loaded")
+        } catch {
+            #expect(error.code == .invalidPolicy)
+            #expect(error.message.contains(directory + "/policies/p.json"), "\(error.message)")
+            #expect(error.message.contains("policy.duplicate_key at /inspection"), "\(error.message)")
+        }
+    }
+
+    @Test(arguments: [#"1e-300"#, #"0"#, #"1e300"#])
+    func outOfRangeRatesAreRefused(_ rate: String) {
+        let refused = error(#"{"id":"t","keys":["\#(hash)"],"policy":{"allow":["plist"]},"rateLimit":{"requestsPerSecond":\#(rate)}}"#)
+        #expect(refused?.code == .invalidValue, "\(rate)")
+        #expect(refused?.message.contains("rateLimit.requestsPerSecond") == true)
+    }
+
     @Test(arguments: ["127.0.0.1", "127.1.2.3", "::1", "[::1]", "localhost"])
     func publishedDemoKeyIsFineOnLoopback(_ host: String) throws {
         var configuration = ServerConfiguration()

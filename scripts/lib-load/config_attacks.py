@@ -28,11 +28,14 @@ MISTAKES = [
     ("0.0.0.0/0 unacknowledged", {"fetch": {"allowedRanges": ["0.0.0.0/0"]}}, {}, None, [],
      "fetch.acknowledgeWideAllowedRanges"),
     ("::/0 unacknowledged", {"fetch": {"allowedRanges": ["::/0"]}}, {}, None, [], "fetch.acknowledgeWideAllowedRanges"),
+    ("requestsPerSecond 1e-300", {"limits": {"requestsPerSecond": 1e-300}}, {}, None, [], "limits.requestsPerSecond"),
+    ("::/8 unacknowledged", {"fetch": {"allowedRanges": ["::/8"]}}, {}, None, [], "fetch.acknowledgeWideAllowedRanges"),
     ("unknown variable", None, {"ARCHIVEGATE_LIMITS_MAX_BODY_BYTE": "1000"}, None, [], "ARCHIVEGATE_LIMITS_MAX_BODY_BYTE"),
     ("unparsable variable", None, {"ARCHIVEGATE_LIMITS_MAX_BODY_BYTES": "lots"}, None, [], "limits.maxBodyBytes"),
     ("boolean variable as 1", None, {"ARCHIVEGATE_STORE_ENABLED": "1"}, None, [], "store.enabled"),
     ("tenant maxBodyBytes: true", None, {}, {"maxBodyBytes": True}, [], "maxBodyBytes"),
     ("tenant fetchAllowedHosts *", None, {}, {"fetchAllowedHosts": ["*"]}, [], "acknowledgeAnyFetchHost"),
+    ("tenant fetchAllowedHosts *.com", None, {}, {"fetchAllowedHosts": ["*.com"]}, [], "acknowledgeAnyFetchHost"),
     ("demo key off loopback", None, {}, None, ["--host", "0.0.0.0", "--extra-tenants", DEMO_TENANTS], "demo key"),
 ]
 

@@ -1,4 +1,4 @@
-"""scripts/robustness: nine scenarios against a release `archivegate serve`, each asserting its
+"""scripts/robustness: eleven scenarios against a release `archivegate serve`, each asserting its
 outcome (see scripts/robustness and docs/RELIABILITY.md)."""
 
 import argparse
@@ -17,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import config_attacks  # noqa: E402
 import harness  # noqa: E402
 import memory_attacks  # noqa: E402
+import slot_attacks  # noqa: E402
 import store_attacks  # noqa: E402
 from harness import Failure, check, say  # noqa: E402
 
@@ -483,10 +484,11 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/robustness")
     parser.add_argument("--binary", required=True)
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i",
+    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i,j,k",
                         help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, "
                              "f early close, g amplification with non-reading clients, h held gzip trailers, "
-                             "i a 262 MB stored result then list/metadata/304)")
+                             "i a 262 MB stored result then list/metadata/304, j upload slots held by stalled "
+                             "bodies, k upload slots held by trickled bodies)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     harness.install_signal_cleanup()
@@ -499,6 +501,7 @@ def main():
     failures = []
     server = None
     budget_server = None
+    slot_server, holders = None, []
     try:
         if only & {"a", "c", "d", "f"}:
             server = harness.Server(args.binary, [calm, flood, hostile], header_timeout=HEADER_TIMEOUT,
@@ -507,6 +510,8 @@ def main():
             harness.check_fixture_accepted(server, calm, "1k")
         if only & {"g", "h"}:
             budget_server = memory_attacks.start_server(args.binary, calm, greedy)
+        if only & {"j", "k"}:
+            slot_server, holders = slot_attacks.start_server(args.binary, calm)
         for letter, run in (("a", lambda: scenario_slow(server, calm, args.short)),
                             ("b", lambda: scenario_sigterm(args.binary, args.short)),
                             ("c", lambda: scenario_flood(server, calm, flood, args.short)),
@@ -515,7 +520,9 @@ def main():
                             ("f", lambda: config_attacks.scenario_early_close(server, calm, BODY_TIMEOUT, args.short)),
                             ("g", lambda: memory_attacks.scenario_amplification(budget_server, calm, greedy, args.short)),
                             ("h", lambda: memory_attacks.scenario_held_trailers(budget_server, calm, greedy, args.short)),
-                            ("i", lambda: store_attacks.scenario_large_stored_result(args.binary, args.short))):
+                            ("i", lambda: store_attacks.scenario_large_stored_result(args.binary, args.short)),
+                            ("j", lambda: slot_attacks.scenario_slots(slot_server, calm, holders, "stalled", args.short)),
+                            ("k", lambda: slot_attacks.scenario_slots(slot_server, calm, holders, "trickle", args.short))):
             if letter not in only:
                 continue
             started = time.monotonic()
@@ -527,6 +534,8 @@ def main():
             say(f"({letter}) took {time.monotonic() - started:.0f} s")
             if letter in ("g", "h"):
                 check(budget_server.alive(), f"the memory-budget server died during ({letter}): {budget_server.log_tail()}")
+            elif letter in ("j", "k"):
+                check(slot_server.alive(), f"the upload-slot server died during ({letter}): {slot_server.log_tail()}")
             elif server is not None and letter not in ("b", "e", "i"):
                 check(server.alive(), f"the robustness server died during ({letter}): {server.log_tail()}")
     finally:
@@ -534,6 +543,8 @@ def main():
             server.stop()
         if budget_server is not None:
             budget_server.stop()
+        if slot_server is not None:
+            slot_server.stop()
     check(not failures, f"scenarios failed: {', '.join(failures)}")
     say("passed: " + ", ".join(sorted(only)))
 

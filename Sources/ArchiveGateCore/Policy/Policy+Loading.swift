@@ -3,7 +3,11 @@ import Foundation
 extension Policy {
     /// Compiles a policy document (README "Policy format"). Unknown fields are errors so that a typo
     /// cannot silently weaken a policy.
+    /// A member named twice in one object is an error (`policy.duplicate_key`), never first or last wins.
     public static func load(json: [UInt8], name defaultName: String = "policy") throws(PolicyError) -> Policy {
+        if let duplicate = JSONDuplicateKeys.first(in: json) {
+            throw PolicyError(.duplicateKey, path: duplicate.pointer, "'\(duplicate.key)' is written twice in one object (byte \(duplicate.offset)); keep one")
+        }
         let document: Any
         do {
             document = try JSONSerialization.jsonObject(with: Data(json), options: [])

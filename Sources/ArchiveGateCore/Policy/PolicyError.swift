@@ -4,6 +4,7 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case invalidJSON = "policy.invalid_json"
+            case duplicateKey = "policy.duplicate_key"
             case invalidValue = "policy.invalid_value"
             case unknownField = "policy.unknown_field"
             case unknownSuperclass = "policy.unknown_superclass"
@@ -15,6 +16,8 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
 
         /// The document is not JSON, or not a JSON object.
         public static let invalidJSON = Code(.invalidJSON)
+        /// One object names a member twice (`JSONDuplicateKeys`); the path points at the second.
+        public static let duplicateKey = Code(.duplicateKey)
         /// A field has the wrong type or an out-of-range value.
         public static let invalidValue = Code(.invalidValue)
         /// A field the format does not define (typos must not silently weaken a policy).

@@ -3,8 +3,9 @@ import Synchronization
 /// The server's one memory budget: what request bodies in flight, gzip inflation, decoding and
 /// response bytes may hold at once, across every tenant.
 ///
-///     admit(tenant:)     a slot for one upload-like request (POST): over the server's or the
-///                        tenant's concurrent-upload cap → 503 server.busy / 429 tenant.busy
+///     admit(tenant:)     a slot for one upload-like request (POST): over the server's cap → 503
+///                        server.busy; over the tenant's cap or fair share of the slots
+///                        (`UploadSlotShare`) → 429 tenant.busy
 ///     lease.reserve(n)   n more bytes for that request: past the server's budget → 503
 ///                        server.busy, past the tenant's share → 429 tenant.busy (both Retry-After)
 ///     lease.release()    everything back, once the response is written or the request failed
@@ -19,6 +20,13 @@ final class MemoryBudget: Sendable {
         var tenantBytes: Int
         var maxUploads: Int
         var maxUploadsPerTenant: Int
+        /// Tenants configured, for the fair share of upload slots (`UploadSlotShare`).
+        var tenants: Int = 1
+
+        /// How the upload slots are shared between tenants.
+        var slotShare: UploadSlotShare {
+            UploadSlotShare(maxUploads: maxUploads, maxUploadsPerTenant: maxUploadsPerTenant, tenants: tenants)
+        }
 
         /// No limits: tests and tools that build an application without a budget.
         static let unlimited = Limits(totalBytes: .max, tenantBytes: .max, maxUploads: .max, maxUploadsPerTenant: .max)
@@ -49,8 +57,8 @@ final class MemoryBudget: Sendable {
         let limits = self.limits
         let refusal: ProblemError? = usage.withLock { usage in
             if usage.uploads >= limits.maxUploads { return .serverBusy("\(limits.maxUploads) uploads are in progress") }
-            if usage.tenantUploads[tenant, default: 0] >= limits.maxUploadsPerTenant {
-                return .tenantBusy("the tenant has \(limits.maxUploadsPerTenant) uploads in progress")
+            if let detail = limits.slotShare.refusal(tenant: tenant, held: usage.tenantUploads, inUse: usage.uploads) {
+                return .tenantBusy(detail)
             }
             usage.uploads += 1
             usage.tenantUploads[tenant, default: 0] += 1

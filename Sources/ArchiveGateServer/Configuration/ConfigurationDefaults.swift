@@ -25,8 +25,8 @@ enum ConfigurationDefaults {
 
     static let limitsMaxBodyBytes: ConfigurationKey<Int> = .size("limits.maxBodyBytes", 16 << 20)
     static let limitsMaxArchiveBytes: ConfigurationKey<Int> = .size("limits.maxArchiveBytes", 64 << 20)
-    static let limitsRequestsPerSecond: ConfigurationKey<Double> = .positiveNumber("limits.requestsPerSecond", 50)
-    static let limitsBurst: ConfigurationKey<Int> = .integer("limits.burst", 100, in: 1...Int.max)
+    static let limitsRequestsPerSecond: ConfigurationKey<Double> = .number("limits.requestsPerSecond", 50, in: TokenBucket.rateRange)
+    static let limitsBurst: ConfigurationKey<Int> = .integer("limits.burst", 100, in: TokenBucket.burstRange)
     /// The per-tenant storage quota (unexpired results): report, JSON and sanitized-archive bytes, and count.
     static let limitsMaxStoredBytes: ConfigurationKey<Int> = .size("limits.maxStoredBytes", 1 << 30)
     static let limitsMaxStoredResults: ConfigurationKey<Int> = .integer("limits.maxStoredResults", 100_000, in: 1...Int.max)

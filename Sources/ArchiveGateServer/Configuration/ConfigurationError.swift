@@ -5,6 +5,7 @@ public struct ConfigurationError: Error, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Sendable {
             case invalidFile = "configuration.invalid_file"
+            case duplicateKey = "configuration.duplicate_key"
             case unknownKey = "configuration.unknown_key"
             case invalidValue = "configuration.invalid_value"
             case unacknowledgedRisk = "configuration.unacknowledged_risk"
@@ -15,6 +16,8 @@ public struct ConfigurationError: Error, CustomStringConvertible {
 
         /// The configuration file is not JSON, or not a JSON object.
         public static let invalidFile = Code(.invalidFile)
+        /// The configuration file names a key twice in one object.
+        public static let duplicateKey = Code(.duplicateKey)
         /// A key, section, `ARCHIVEGATE_*` variable or flag the configuration does not have.
         public static let unknownKey = Code(.unknownKey)
         /// A value of the wrong kind, out of range, or in conflict with another key.

@@ -1,3 +1,4 @@
+import ArchiveGateCore
 import Foundation
 
 /// A JSON value that keeps its type: `true`, `1`, `1.5` and `"1"` are four different things.
@@ -33,9 +34,12 @@ enum ConfigurationJSON: Decodable, Equatable, Sendable {
         }
     }
 
-    /// Parses a whole document; nil when `data` is not JSON.
-    static func parse(_ data: Data) -> ConfigurationJSON? {
-        try? JSONDecoder().decode(ConfigurationJSON.self, from: data)
+    /// Parses a whole document; nil when `data` is not JSON. A member named twice in one object
+    /// throws (`JSONDuplicateKeys`, the check policies go through too): `JSONDecoder` would keep
+    /// the first silently, `JSONSerialization` the last.
+    static func parse(_ data: Data) throws(DuplicateJSONKey) -> ConfigurationJSON? {
+        if let duplicate = JSONDuplicateKeys.first(in: Array(data)) { throw duplicate }
+        return try? JSONDecoder().decode(ConfigurationJSON.self, from: data)
     }
 
     /// What the value is, for error messages ("got a string").

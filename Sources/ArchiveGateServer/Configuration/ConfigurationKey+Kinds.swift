@@ -54,18 +54,15 @@ extension ConfigurationKey where Value == Int? {
 }
 
 extension ConfigurationKey where Value == Double {
-    /// A fraction in (0, 1] (shares of the memory budget).
+    /// A fraction from 0.001 to 1 (shares of the memory budget):
+    /// a share of 1e-300 is a budget of 0 bytes, a mistake rather than a setting.
     static func fraction(_ name: String, _ defaultValue: Double) -> Self {
-        let number = positiveNumber(name, defaultValue)
-        return .init(name: name, defaultValue: defaultValue, documentedDefault: number.documentedDefault) { raw in
-            number.parse(raw).flatMap { value in
-                value <= 1 ? .success(value) : .failure(ConfigurationProblem("\(value) is not a fraction from 0 (exclusive) to 1"))
-            }
-        }
+        number(name, defaultValue, in: 0.001...1)
     }
 
-    /// A positive number (rates).
-    static func positiveNumber(_ name: String, _ defaultValue: Double) -> Self {
+    /// A finite number in `range` (rates, fractions). Range-checked here, at load, so that no
+    /// arithmetic downstream meets 1e-300 or 1e308.
+    static func number(_ name: String, _ defaultValue: Double, in range: ClosedRange<Double>) -> Self {
         let shown: ConfigurationJSON = Double(Int(defaultValue)) == defaultValue ? .integer(Int(defaultValue)) : .number(defaultValue)
         return .init(name: name, defaultValue: defaultValue, documentedDefault: .value(shown)) { raw in
             let value: Double
@@ -79,11 +76,12 @@ extension ConfigurationKey where Value == Double {
                 value = number
             case .json(let other): return .failure(.init("expected a number, got \(other.typeName)"))
             }
-            guard value > 0, value.isFinite else { return .failure(.init("must be a positive number")) }
+            guard range.contains(value) else {
+                return .failure(.init("\(raw.shown) is outside \(range.lowerBound)…\(range.upperBound)"))
+            }
             return .success(value)
         }
     }
-
 }
 
 extension ConfigurationKey where Value == Bool {

@@ -23,7 +23,15 @@ extension ServerConfiguration {
         if let configDirectory {
             filePath = (configDirectory as NSString).appendingPathComponent(fileName)
             if let data = FileManager.default.contents(atPath: filePath) {
-                guard let parsed = ConfigurationJSON.parse(data) else {
+                let parsed: ConfigurationJSON?
+                do {
+                    parsed = try ConfigurationJSON.parse(data)
+                } catch {
+                    let key = error.pointer.split(separator: "/").joined(separator: ".")
+                    throw ConfigurationError(.duplicateKey, key: key, origin: filePath,
+                                             "'\(error.key)' is written twice in one object (byte \(error.offset)); keep one")
+                }
+                guard let parsed else {
                     throw ConfigurationError(.invalidFile, key: "-", origin: filePath, "not valid JSON")
                 }
                 file = parsed
@@ -71,14 +79,14 @@ extension ServerConfiguration {
 
         var fetch = FetchSettings()
         fetch.allowedRanges = try sources.value(Key.fetchAllowedRanges).compactMap(IPAddressRange.init)
-        let wide = fetch.allowedRanges.filter { $0.prefixLength < FetchSettings.widestUnacknowledgedPrefix }
-        if !wide.isEmpty {
+        let concerns = fetch.allowedRanges.compactMap(FetchSettings.acknowledgementConcern)
+        if !concerns.isEmpty {
             guard try sources.value(Key.fetchAcknowledgeWideAllowedRanges) else {
                 throw ConfigurationError(
                     .unacknowledgedRisk, key: Key.fetchAllowedRanges.name, origin: sources.origin(of: Key.fetchAllowedRanges),
-                    "\(wide.map(\.description).joined(separator: ", ")) switches the SSRF deny list off for a large part of the address space (wider than /\(FetchSettings.widestUnacknowledgedPrefix)); set \(Key.fetchAcknowledgeWideAllowedRanges.name) to true if that is intended")
+                    "\(concerns.joined(separator: "; ")): it switches the SSRF deny list off for more than one protected network; set \(Key.fetchAcknowledgeWideAllowedRanges.name) to true if that is intended, or list the networks one by one")
             }
-            configuration.riskySettings.append("\(Key.fetchAllowedRanges.name) allows \(wide.map(\.description).joined(separator: ", ")): /v1/fetch may connect to addresses the deny list protects (acknowledged by \(Key.fetchAcknowledgeWideAllowedRanges.name))")
+            configuration.riskySettings.append("\(Key.fetchAllowedRanges.name): \(concerns.joined(separator: "; ")): /v1/fetch may connect to addresses the deny list protects (acknowledged by \(Key.fetchAcknowledgeWideAllowedRanges.name))")
         }
         fetch.maxBytes = try sources.valueIfSet(Key.fetchMaxBytes) ?? tenantDefaults.maxBodyBytes
         fetch.connectTimeout = .seconds(try sources.value(Key.fetchConnectTimeoutSeconds))

@@ -96,6 +96,14 @@ public struct FetchSettings: Sendable {
     /// A range with a shorter prefix than this in `allowedRanges` needs
     /// `fetch.acknowledgeWideAllowedRanges` (`0.0.0.0/0`, `::/0`, `0.0.0.0/1`…).
     public static let widestUnacknowledgedPrefix = 8
+
+    /// Why `range` in `allowedRanges` needs `fetch.acknowledgeWideAllowedRanges`, or nil: wider
+    /// than `widestUnacknowledgedPrefix`, or admitting more of the deny list than one protected
+    /// network (`AddressGuard.breadthConcern`: `::/8` admits `::1`, SIIT and NAT64).
+    static func acknowledgementConcern(_ range: IPAddressRange) -> String? {
+        if range.prefixLength < widestUnacknowledgedPrefix { return "\(range) is wider than /\(widestUnacknowledgedPrefix)" }
+        return AddressGuard.breadthConcern(allowing: range)
+    }
     /// Largest fetched body (after content decoding); also capped by the tenant's archive limit.
     /// `load` defaults it to `limits.maxBodyBytes`, the upload body limit.
     public var maxBytes: Int = ConfigurationDefaults.fetchMaxBytes.defaultValue

@@ -4,7 +4,7 @@ import NIOCore
 import NIOHTTPTypesHTTP1
 
 /// Hummingbird's HTTP/1 child channel with `HTTPConformanceHandler` placed between NIO's HTTP/1
-/// codec and `HTTP1ToHTTPServerCodec`. `HTTP1Channel`'s `additionalChannelHandlers` all sit after
+/// codec and `HTTP1ToHTTPServerCodec`, and `LingeringCloseHandler` next to the socket. `HTTP1Channel`'s `additionalChannelHandlers` all sit after
 /// the conversion to HTTP types, where the protocol version is gone and a parser error has no
 /// request to answer.
 struct ConformingHTTP1Channel: ServerChildChannel {
@@ -19,6 +19,7 @@ struct ConformingHTTP1Channel: ServerChildChannel {
             let pipeline = channel.pipeline.syncOperations
             let conversion = try pipeline.handler(type: HTTP1ToHTTPServerCodec.self)
             try pipeline.addHandler(makeConformanceHandler(), position: .before(conversion))
+            try pipeline.addHandler(LingeringCloseHandler(), position: .first)
             return value
         }
     }

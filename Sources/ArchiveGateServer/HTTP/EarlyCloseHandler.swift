@@ -10,8 +10,10 @@ import NIOHTTPTypes
 /// for nothing. `ProblemMiddleware` marks such answers `Connection: close`; this handler ends the
 /// connection once the response's end is on the wire.
 ///
-/// In two steps (`closeLingering`), so a client still sending its body reads the whole answer
-/// rather than a reset.
+/// The connection reads nothing more from the moment the answer's end is written
+/// (`LingeringCloseHandler`): reading on during the close let unauthenticated clients push
+/// gigabytes through the HTTP decoder and Hummingbird's drain. It then closes in two steps
+/// (`closeLingering`), so a client still sending its body reads the whole answer rather than a reset.
 final class EarlyCloseHandler: ChannelOutboundHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart

@@ -14,6 +14,10 @@ import NIOHTTP1
 ///   `archivegate_http_protocol_errors_total`, instead of Hummingbird's bare, unlogged 400.
 /// - **Host** (RFC 9112 §3.2): an HTTP/1.1 request without `Host`, or any request with several,
 ///   is 400 `request.bad_host` and never reaches the router.
+/// - **CONNECT** (RFC 9110 §9.3.6): this is not a proxy; 405 `request.method_not_allowed` with a
+///   length and `Connection: close`, never routed (the HTTP/1 codec treats what follows a CONNECT
+///   head as a tunnel, which it cannot frame).
+/// - **Every response** carries `X-Content-Type-Options: nosniff` (`ProtocolRefusal.securityFields`).
 /// - **Persistence** (RFC 9112 §9.3): a request that does not ask to keep the connection (HTTP/1.0
 ///   without `keep-alive`, or `Connection: close`) gets `Connection: close` and the connection ends
 ///   after its response; an HTTP/1.0 client gets an HTTP/1.0 response (so never chunked framing)
@@ -62,7 +66,7 @@ final class HTTPConformanceHandler: ChannelDuplexHandler, RemovableChannelHandle
         guard !refusing else { return }
         switch unwrapInboundIn(data) {
         case .head(var head):
-            if let refusal = ProtocolRefusal.hostProblem(of: head) {
+            if let refusal = ProtocolRefusal.hostProblem(of: head) ?? ProtocolRefusal.connectProblem(of: head) {
                 refuse(refusal, version: head.version, context: context)
                 return
             }
@@ -108,6 +112,7 @@ final class HTTPConformanceHandler: ChannelDuplexHandler, RemovableChannelHandle
             context.write(data, promise: promise)
         case .head(var head):
             if let exchange = exchanges.first { adapt(&head, to: exchange) }
+            ProtocolRefusal.addSecurityFields(to: &head.headers)
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .body:
             context.write(data, promise: promise)
@@ -158,10 +163,16 @@ final class HTTPConformanceHandler: ChannelDuplexHandler, RemovableChannelHandle
     private func answer(_ refusal: ProtocolRefusal, version: HTTPVersion, context: ChannelHandlerContext) {
         let requestId = RequestIdMiddleware.generate()
         let (head, body) = refusal.response(requestId: requestId, version: version)
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
-        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         let written = context.eventLoop.makePromise(of: Void.self)
-        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        // As bytes, below NIO's HTTP/1 encoder: it frames an answer by its request's method and
+        // would strip the length and the body of any answer to a CONNECT, 405 included.
+        if let socketSide = try? context.pipeline.syncOperations.context(handlerType: LingeringCloseHandler.self) {
+            socketSide.writeAndFlush(NIOAny(ProtocolRefusal.serialized(head, body: body)), promise: written)
+        } else {
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        }
         context.closeLingering(after: written.futureResult, linger: linger)
         record(refusal, requestId: requestId, answered: true)
     }
@@ -184,17 +195,4 @@ final class HTTPConformanceHandler: ChannelDuplexHandler, RemovableChannelHandle
 extension HTTPVersion {
     /// HTTP/1.1 or later: persistent connections by default, chunked framing, `Host` required.
     var isHTTP11OrLater: Bool { major > 1 || (major == 1 && minor >= 1) }
-}
-
-extension ChannelHandlerContext {
-    /// Ends the connection once `written` completes, the way HTTP servers do ("lingering close"):
-    /// first only the sending side (FIN), so a client still sending reads the whole answer rather
-    /// than a reset and closes; then, after `linger`, the whole connection, whatever the client does.
-    func closeLingering(after written: EventLoopFuture<Void>, linger: TimeAmount) {
-        let loopBoundContext = NIOLoopBound(self, eventLoop: eventLoop)
-        written.whenComplete { _ in
-            loopBoundContext.value.close(mode: .output).whenFailure { _ in loopBoundContext.value.close(promise: nil) }
-            loopBoundContext.value.eventLoop.scheduleTask(in: linger) { loopBoundContext.value.close(promise: nil) }
-        }
-    }
 }

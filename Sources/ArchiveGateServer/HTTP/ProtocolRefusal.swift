@@ -39,15 +39,45 @@ struct ProtocolRefusal {
         return ProtocolRefusal(problem: ProblemError(.badHost, detail: detail), method: head.method.rawValue)
     }
 
-    /// The answer: problem+json with the request id, and `Connection: close`.
+    /// `CONNECT` asks for a tunnel; this server is not a proxy. Nil for any other method.
+    static func connectProblem(of head: HTTPRequestHead) -> ProtocolRefusal? {
+        guard head.method == .CONNECT else { return nil }
+        var problem = ProblemError.methodNotAllowed(detail: "CONNECT is not served: this server is not a proxy.")
+        // RFC 9110 §15.5.6: 405 lists the target's methods; an authority-form target has none.
+        problem.headers[.allow] = ""
+        return ProtocolRefusal(problem: problem, method: head.method.rawValue)
+    }
+
+    /// Header fields every response carries, router answers and refusals alike: API answers are
+    /// JSON or archives, never something a browser should sniff into HTML or script.
+    static let securityFields: [(name: String, value: String)] = [("X-Content-Type-Options", "nosniff")]
+
+    static func addSecurityFields(to headers: inout HTTPHeaders) {
+        for field in securityFields { headers.replaceOrAdd(name: field.name, value: field.value) }
+    }
+
+    /// `head` and `body` as HTTP/1 bytes (the refusal's own fields: `Content-Length`, no chunking).
+    static func serialized(_ head: HTTPResponseHead, body: ByteBuffer) -> ByteBuffer {
+        var text = "HTTP/\(head.version.major).\(head.version.minor) \(head.status.code) \(head.status.reasonPhrase)\r\n"
+        for (name, value) in head.headers { text += "\(name): \(value)\r\n" }
+        text += "\r\n"
+        var bytes = ByteBuffer(string: text)
+        var body = body
+        bytes.writeBuffer(&body)
+        return bytes
+    }
+
+    /// The answer: problem+json with the request id, the problem's own fields, and `Connection: close`.
     func response(requestId: String, version: HTTPVersion) -> (head: HTTPResponseHead, body: ByteBuffer) {
         let body = (try? JSONEncoder.sorted.encode(problem.problem(requestId: requestId))) ?? Data("{}".utf8)
-        let headers = HTTPHeaders([
+        var headers = HTTPHeaders([
             ("Content-Type", "application/problem+json"),
             ("Content-Length", String(body.count)),
             ("Connection", "close"),
             ("X-Request-Id", requestId),
         ])
+        for field in problem.headers { headers.add(name: field.name.rawName, value: field.value) }
+        Self.addSecurityFields(to: &headers)
         let status = HTTPResponseStatus(statusCode: problem.status.code, reasonPhrase: problem.status.reasonPhrase)
         return (HTTPResponseHead(version: version, status: status, headers: headers), ByteBuffer(bytes: body))
     }

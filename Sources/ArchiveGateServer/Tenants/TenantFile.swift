@@ -21,8 +21,14 @@ struct TenantFile {
         } catch {
             throw TenantFileError(.unreadable, path: path, "cannot read: \(error.localizedDescription)")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              case .object(let typed) = ConfigurationJSON.parse(data)
+        let parsed: ConfigurationJSON?
+        do {
+            parsed = try ConfigurationJSON.parse(data)
+        } catch {
+            throw TenantFileError(.duplicateKey, path: path, "\(error); keep one")
+        }
+        guard case .object(let typed) = parsed,
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
             throw TenantFileError(.notAnObject, path: path, "a tenant file is a JSON object")
         }
@@ -55,13 +61,17 @@ struct TenantFile {
             guard case .object(let rate) = rate, Set(rate.keys).isSubset(of: ["requestsPerSecond", "burst"]) else {
                 throw TenantFileError(.invalidValue, path: path, "rateLimit is {\"requestsPerSecond\": number, \"burst\": integer}")
             }
+            let range = TokenBucket.rateRange
             switch rate["requestsPerSecond"] {
             case nil: break
-            case .integer(let number)? where number > 0: requestsPerSecond = Double(number)
-            case .number(let number)? where number > 0 && number.isFinite: requestsPerSecond = number
-            default: throw TenantFileError(.invalidValue, path: path, "rateLimit.requestsPerSecond is a positive number")
+            case .integer(let number)? where range.contains(Double(number)): requestsPerSecond = Double(number)
+            case .number(let number)? where range.contains(number): requestsPerSecond = number
+            default: throw TenantFileError(.invalidValue, path: path, "rateLimit.requestsPerSecond is a number from \(range.lowerBound) to \(range.upperBound)")
             }
             burst = try positiveInteger(rate["burst"], "rateLimit.burst", burst)
+            guard TokenBucket.burstRange.contains(burst) else {
+                throw TenantFileError(.invalidValue, path: path, "rateLimit.burst is at most \(TokenBucket.burstRange.upperBound), not \(burst)")
+            }
         }
         let allowedHosts = try fetchAllowedHosts()
         let (loadedPolicy, policyBytes) = try policy(id: id)
@@ -76,12 +86,17 @@ struct TenantFile {
         if allowedHosts == nil, typed["fetchAllowedHosts"] != nil {
             tenant.acknowledgedRisks.append("fetchAllowedHosts \"*\": /v1/fetch may reach any host (acknowledged by acknowledgeAnyFetchHost)")
         }
+        for host in allowedHosts ?? [] where HostPattern.breadth(of: host) == .overBroad {
+            tenant.acknowledgedRisks.append("fetchAllowedHosts \"\(host)\": /v1/fetch may reach any host under a top-level domain (acknowledged by acknowledgeAnyFetchHost)")
+        }
         return tenant
     }
 
     /// Optional list of host names (`*.example.com` for subdomains) the tenant may fetch from.
-    /// `["*"]` means any host (nil) and needs `"acknowledgeAnyFetchHost": true`: a bare `*` is
-    /// more often a mistake than a decision, and used to match no host at all.
+    /// `["*"]` means any host (nil); it and any other over-broad pattern (`HostPattern`: a
+    /// wildcard over a top-level domain such as `*.com`) need `"acknowledgeAnyFetchHost": true`:
+    /// such a pattern is more often a mistake than a decision. A `*` anywhere but a whole leading
+    /// label (`*.*`, `a*.example.com`) matches nothing the way it reads, so it is refused.
     private func fetchAllowedHosts() throws(TenantFileError) -> [String]? {
         var acknowledged = false
         switch typed["acknowledgeAnyFetchHost"] {
@@ -94,19 +109,25 @@ struct TenantFile {
             throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts is an array of host names")
         }
         var hosts: [String] = []
+        var broad: [String] = []
         for entry in list {
             guard let host = entry as? String, !host.isEmpty, !host.contains("/"), !host.contains(" ") else {
                 throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts holds host names such as 'archives.example.com' or '*.example.com'")
             }
+            switch HostPattern.breadth(of: host) {
+            case .narrow: break
+            case .overBroad: broad.append(host)
+            case .misplacedWildcard:
+                throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts entry '\(host)': '*' is only a whole leading label ('*.example.com' for the subdomains of example.com) or the whole entry")
+            }
             hosts.append(host)
         }
-        if hosts.contains("*") {
+        if !broad.isEmpty {
             guard acknowledged else {
-                throw TenantFileError(.invalidValue, path: path, "fetchAllowedHosts \"*\" lets /v1/fetch reach any host; set \"acknowledgeAnyFetchHost\": true if that is intended, or list the hosts")
+                throw TenantFileError(.unacknowledgedRisk, path: path, "fetchAllowedHosts \(broad.map { "\"\($0)\"" }.joined(separator: ", ")) lets /v1/fetch reach any host\(broad == ["*"] ? "" : " under a top-level domain"); set \"acknowledgeAnyFetchHost\": true if that is intended, or list the hosts")
             }
-            return nil
         }
-        return hosts
+        return hosts.contains("*") ? nil : hosts
     }
 
     /// SHA-256 over the policy document and the archive cap the tenant puts on it: what a verdict
@@ -119,6 +140,7 @@ struct TenantFile {
     /// the bytes it was loaded from (inline: re-serialized with sorted keys, so stable).
     private func policy(id: String) throws(TenantFileError) -> (Policy, [UInt8]) {
         let bytes: [UInt8]
+        var policyFile: String?
         switch object["policy"] {
         case let relative as String:
             let base = (path as NSString).deletingLastPathComponent
@@ -127,6 +149,7 @@ struct TenantFile {
                 throw TenantFileError(.unreadable, path: path, "cannot read policy file \(policyPath)")
             }
             bytes = Array(data)
+            policyFile = policyPath
         case let inline as [String: Any]:
             guard let data = try? JSONSerialization.data(withJSONObject: inline, options: [.sortedKeys]) else {
                 throw TenantFileError(.invalidPolicy, path: path, "policy is not serializable")
@@ -141,7 +164,8 @@ struct TenantFile {
         do {
             policy = try Policy.load(json: bytes, name: id)
         } catch {
-            throw TenantFileError(.invalidPolicy, path: path, "policy: \(error)")
+            // A policy file's own problem names that file too (a duplicate key is found there).
+            throw TenantFileError(.invalidPolicy, path: path, "policy\(policyFile.map { " file \($0)" } ?? ""): \(error)")
         }
         // An over-broad allow-list on a gate tenant is refused at start (PolicyLint).
         if let first = policy.lint.first {

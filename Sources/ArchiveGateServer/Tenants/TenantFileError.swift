@@ -6,6 +6,8 @@ public struct TenantFileError: Error, CustomStringConvertible {
             case unreadable = "tenant.unreadable"
             case notAnObject = "tenant.not_an_object"
             case unknownField = "tenant.unknown_field"
+            case duplicateKey = "tenant.duplicate_key"
+            case unacknowledgedRisk = "tenant.unacknowledged_risk"
             case invalidValue = "tenant.invalid_value"
             case duplicate = "tenant.duplicate"
             case invalidPolicy = "tenant.invalid_policy"
@@ -22,6 +24,10 @@ public struct TenantFileError: Error, CustomStringConvertible {
         public static let notAnObject = Code(.notAnObject)
         /// A field the tenant format does not have (a typo must not be ignored).
         public static let unknownField = Code(.unknownField)
+        /// The file (an inline policy included) names a key twice in one object.
+        public static let duplicateKey = Code(.duplicateKey)
+        /// A risky setting (`fetchAllowedHosts` `*`, `*.com`) without `acknowledgeAnyFetchHost`.
+        public static let unacknowledgedRisk = Code(.unacknowledgedRisk)
         /// A field holds a value of the wrong kind or out of range.
         public static let invalidValue = Code(.invalidValue)
         /// A tenant id or key hash used by two files.
