@@ -39,18 +39,6 @@ extension JSONOutput {
         append(UInt8(ascii: "\""))
     }
 
-    /// Seconds since 2001-01-01T00:00:00Z as quoted ISO 8601 UTC with milliseconds; dates outside
-    /// years 0001…9999 (which ISO 8601 cannot spell in this form) as the plain number of seconds.
-    mutating func appendDate(sinceReferenceDate seconds: Double) {
-        let unixMilliseconds = ((seconds + 978_307_200) * 1000).rounded(.down)
-        // 0001-01-01 and 9999-12-31T23:59:59.999 in Unix milliseconds.
-        guard unixMilliseconds.isFinite, unixMilliseconds >= -62_135_596_800_000, unixMilliseconds <= 253_402_300_799_999 else {
-            appendDouble(seconds)
-            return
-        }
-        appendTimestamp(unixMilliseconds: Int64(unixMilliseconds))
-    }
-
     /// Milliseconds since 1970-01-01T00:00:00Z as quoted ISO 8601 UTC with milliseconds
     /// (`"2026-11-22T08:15:30.123Z"`); the caller keeps it within years 0001…9999.
     mutating func appendTimestamp(unixMilliseconds totalMilliseconds: Int64) {
