@@ -19,7 +19,7 @@ extension PlainRenderer {
         }
         // The fallback's own problems are the walk's findings at its object; here it is null then.
         if let colorUID = current, let color = archive.color(colorUID) {
-            appendComponentColor(color)
+            appendComponentColor(color, customSpace: archive.fieldTarget(colorUID, "NSCustomColorSpace") ?? 0)
         } else {
             output.append("null")
         }
@@ -27,7 +27,9 @@ extension PlainRenderer {
         return true
     }
 
-    private mutating func appendComponentColor(_ color: KeyedArchive.ColorContents) {
+    /// `customSpace`: the UID of AppKit's `NSCustomColorSpace` object (0 when none), shown as
+    /// `"customColorSpace": {"model","id","icc"}` from its `NSModel`, `NSID` and `NSICC` profile.
+    private mutating func appendComponentColor(_ color: KeyedArchive.ColorContents, customSpace: Int) {
         output.append("{\"colorSpace\":")
         output.appendString(color.space)
         for (name, value) in zip(color.names, color.components) {
@@ -39,6 +41,19 @@ extension PlainRenderer {
             output.append(",\"systemName\":")
             output.appendString(name)
         }
+        if customSpace != 0, archive.archiveClass(of: customSpace)?.isInline == false {
+            output.append(",\"customColorSpace\":{\"model\":")
+            appendOptionalScalar(archive.scalarField(customSpace, "NSModel"))
+            output.append(",\"id\":")
+            appendOptionalScalar(archive.scalarField(customSpace, "NSID"))
+            output.append(",\"icc\":")
+            if let index = archive.dataIndex(archive.field(customSpace, "NSICC")) { appendData(at: index) } else { output.append("null") }
+            output.append(UInt8(ascii: "}"))
+        }
         output.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func appendOptionalScalar(_ index: Int?) {
+        if let index { appendScalar(index) } else { output.append("null") }
     }
 }

@@ -4,7 +4,7 @@
 ///
 /// The walk runs on an explicit stack. Values (strings, numbers, data, dates and the Foundation
 /// values that render without children) are written at every site. An object that renders as a
-/// JSON object or array (a custom class, a Foundation collection or members form) is written once,
+/// JSON object or array (a custom class, a non-empty Foundation collection or members form) is written once,
 /// at its first site in document order; a later site, and a cycle, is
 /// `{"$ref": "<pointer of that first rendering>"}` (README "JSON conventions"), so the output stays
 /// proportional to the archive however widely objects are shared. Object nesting is bounded by
@@ -163,8 +163,10 @@ struct PlainRenderer {
             throw ArchiveError(.depthLimitExceeded, path: pointer(), "objects nest deeper than the limit of \(limits.maxDepth)")
         }
         enteredAt[target] = Int32(path.count)
-        renderedAt[target] = Int32(firstRenderings.count)
-        firstRenderings.append((parent: Int32(openUIDs.last ?? -1), component: component))
+        if !isEmptyCollection(target, shape: shape) {
+            renderedAt[target] = Int32(firstRenderings.count)
+            firstRenderings.append((parent: Int32(openUIDs.last ?? -1), component: component))
+        }
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
         switch shape?.jsonForm {
@@ -304,6 +306,16 @@ struct PlainRenderer {
 
     func pointer(appending component: PathComponent = .none) -> String {
         pointer(depth: path.count) + component.token(in: archive)
+    }
+
+    /// An empty Foundation collection (`[]`, `{}`) is shorter than any `$ref`: it expands at every
+    /// site like a value.
+    private func isEmptyCollection(_ uid: Int, shape: FoundationShape?) -> Bool {
+        switch shape?.jsonForm {
+        case .some(.array): archive.collectionLayout(uid)?.count == 0
+        case .some(.dictionary): archive.dictionaryLayout(uid)?.keys.count == 0
+        default: false
+        }
     }
 
     /// The JSON pointer of first rendering `index`: the steps from the top down to it.
