@@ -36,7 +36,7 @@ enum JSONComparison {
             return multisetEqual(mine, theirs)
         case "date":
             guard case .number(let seconds) = payload, let value = Double(seconds) else { return false }
-            return ours == isoDate(sinceReferenceDate: value)
+            return dateEqual(ours, sinceReferenceDate: value)
         case "decimal":
             guard let mine = ours.text, let theirs = payload.text else { return false }
             if mine == "NaN" || theirs == "NaN" { return mine == theirs }
@@ -109,34 +109,41 @@ enum JSONComparison {
         return result
     }
 
-    /// ArchiveGate's date form (README): UTC ISO 8601 with milliseconds (rounded down) inside years
-    /// 1–9999, else the seconds as a number.
-    static func isoDate(sinceReferenceDate seconds: Double) -> JSONValue {
+    /// ArchiveGate's date form (README): UTC ISO 8601 inside years 1–9999 whose fraction (at least
+    /// three digits) read as an exact decimal gives back the double; else the seconds as a number.
+    static func dateEqual(_ ours: JSONValue, sinceReferenceDate seconds: Double) -> Bool {
         let unixMilliseconds = ((seconds + 978_307_200) * 1000).rounded(.down)
         guard unixMilliseconds.isFinite, unixMilliseconds >= -62_135_596_800_000, unixMilliseconds <= 253_402_300_799_999 else {
-            if seconds.isNaN { return .string(Array("NaN".unicodeScalars)) }
-            if seconds.isInfinite { return .string(Array((seconds < 0 ? "-Infinity" : "Infinity").unicodeScalars)) }
-            return .number(seconds.description)
+            if seconds.isNaN { return ours.text == "NaN" }
+            if seconds.isInfinite { return ours.text == (seconds < 0 ? "-Infinity" : "Infinity") }
+            guard case .number(let text) = ours else { return false }
+            return Double(text) == seconds
         }
-        let total = Int64(unixMilliseconds)
-        var days = total / 86_400_000
-        var milliseconds = total % 86_400_000
-        if milliseconds < 0 { milliseconds += 86_400_000; days -= 1 }
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let text = "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(milliseconds / 3_600_000, 2)):\(pad(milliseconds / 60_000 % 60, 2)):\(pad(milliseconds / 1000 % 60, 2)).\(pad(milliseconds % 1000, 3))Z"
-        return .string(Array(text.unicodeScalars))
+        guard let text = ours.text, let parsed = parseTimestamp(text) else { return false }
+        // Exact decimal arithmetic (Foundation's Decimal holds 38 digits), then one rounding to Double.
+        guard let fraction = Decimal(string: "0." + parsed.fraction, locale: Locale(identifier: "en_US_POSIX")) else { return false }
+        let sinceReference = Decimal(parsed.unixSeconds - 978_307_200) + fraction
+        return Double(sinceReference.description) == seconds
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS.f…Z` (three or more fraction digits) as Unix seconds and fraction digits.
+    private static func parseTimestamp(_ text: String) -> (unixSeconds: Int64, fraction: String)? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
+              bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), bytes[19] == UInt8(ascii: "."), bytes.last == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int64? { Int64(String(decoding: bytes[range], as: UTF8.self)) }
+        guard let year = number(0 ..< 4), let month = number(5 ..< 7), let day = number(8 ..< 10), let hour = number(11 ..< 13),
+              let minute = number(14 ..< 16), let second = number(17 ..< 19) else { return nil }
+        let fraction = String(decoding: bytes[20 ..< bytes.count - 1], as: UTF8.self)
+        guard fraction.count >= 3, fraction.allSatisfy(\.isASCII), fraction.allSatisfy(\.isNumber) else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        return (days * 86_400 + hour * 3600 + minute * 60 + second, fraction)
     }
 }

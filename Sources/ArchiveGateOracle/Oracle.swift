@@ -85,7 +85,7 @@ struct Oracle {
         let message = String(decoding: theirs.payload, as: UTF8.self)
         switch (ours, theirs.status) {
         case (.valid(let json), .decoded):
-            guard let mine = try? JSONParser.parse(json), let root = mine["root"] else {
+            guard let mine = try? JSONParser.parse(json), let root = mine.expandingSharedReferences()?["root"] else {
                 return (Classification(outcome: .wrongJSON, label: "our JSON does not parse", detail: ""), ours, theirs)
             }
             guard let foundation = try? JSONParser.parse(theirs.payload) else {

@@ -22,6 +22,15 @@ import Testing
         return builder.binary()
     }
 
+    /// One string referenced `references` times: plain JSON writes a value at every site (an array
+    /// would be written once and referenced), so this is what still amplifies.
+    static func sharedString(kibibytes: Int, references: Int) -> [UInt8] {
+        var builder = KeyedArchiveBuilder()
+        let text = builder.add(.string(String(repeating: "a", count: kibibytes << 10)))
+        builder.setTop("root", builder.array(of: Array(repeating: text, count: references)))
+        return builder.binary()
+    }
+
     static func selfContainingDictionary() -> [UInt8] {
         var builder = KeyedArchiveBuilder()
         let key = builder.add(.string("self"))
@@ -52,8 +61,9 @@ import Testing
     static let cases: [Case] = [
         Case(name: "50,000-deep nesting", bytes: { deepChain(50_000) }, arguments: ["--allow-any-class"], status: 2,
              code: "archive.depth_limit_exceeded"),
-        Case(name: "40-level doubly shared", bytes: { billionLaughs(levels: 40) }, arguments: [], status: 2,
-             code: "archive.output_limit_exceeded"),
+        // The limit is under one output chunk, so the refusal comes before anything is written.
+        Case(name: "a 16 KiB string shared 1,000 times", bytes: { sharedString(kibibytes: 16, references: 1000) },
+             arguments: ["--limit", "maxOutputBytes=40000"], status: 2, code: "archive.output_limit_exceeded"),
         Case(name: "self-containing dictionary", bytes: { selfContainingDictionary() }, arguments: ["--allow-any-class"], status: 2,
              code: "archive.collection_cycle"),
         Case(name: "spoofed $classes", bytes: { spoofedClasses() }, arguments: [], status: 1, code: "policy.class_not_allowed"),
@@ -73,5 +83,18 @@ import Testing
         #expect(result.cpuSeconds < 1.0, "CPU \(result.cpuSeconds) s")
         #expect(result.seconds < 10.0)
         #expect(result.peakKiB < 100 * 1024, "peak RSS \(result.peakKiB) KiB")
+    }
+
+    /// 2^40 leaves if expanded: written once per array (later sites `$ref`), it converts at once.
+    @Test func aFortyLevelDoublySharedGraphConvertsInProportion() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        let bytes = Self.billionLaughs(levels: 40)
+        let file = try CLIRunner.write(bytes, named: "laughs.archive", in: directory)
+        let result = try CLIRunner.runMeasured(["convert", file], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix(#"{"root":[[[["#))
+        #expect(result.stdout.contains(#"{"$ref":"/root/0"}"#))
+        #expect(result.stdout.utf8.count <= 16 * bytes.count)
+        #expect(result.cpuSeconds < 1.0, "CPU \(result.cpuSeconds) s")
     }
 }

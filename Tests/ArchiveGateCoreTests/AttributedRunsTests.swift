@@ -74,15 +74,16 @@ import Testing
         #expect(report.violations.map { "\($0.code) \($0.key ?? "-")" } == ["archive.shape_mismatch NSAttributeInfo"])
     }
 
-    @Test func aDictionaryUsedByTwoRunsRendersInBoth() throws {
+    /// A dictionary is an object shared by its runs: written at the first, `$ref` at the others.
+    @Test func aDictionaryUsedByTwoRunsIsWrittenOnceThenReferenced() throws {
         let bytes = Self.attributed("abc", dictionaries: ["x", "y"], info: Self.varints([1, 0, 1, 1, 1, 0]))
         #expect(try Inspect.json(bytes, policy: .foundation)
-            == #"{"root":[{"text":"a","attributes":{"k":"x"}},{"text":"b","attributes":{"k":"y"}},{"text":"c","attributes":{"k":"x"}}]}"#)
+            == #"{"root":[{"text":"a","attributes":{"k":"x"}},{"text":"b","attributes":{"k":"y"}},{"text":"c","attributes":{"$ref":"/root/0/attributes"}}]}"#)
     }
 
     @Test func oneDictionaryWithARunTableNamingItIsRead() throws {
         let bytes = Self.attributed("abc", dictionaries: ["x"], array: false, info: Self.varints([2, 0, 1, 0]))
-        #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":[{"text":"ab","attributes":{"k":"x"}},{"text":"c","attributes":{"k":"x"}}]}"#)
+        #expect(try Inspect.json(bytes, policy: .foundation) == #"{"root":[{"text":"ab","attributes":{"k":"x"}},{"text":"c","attributes":{"$ref":"/root/0/attributes"}}]}"#)
     }
 
     @Test func typedModeKeepsTheArchiveFields() throws {

@@ -221,8 +221,27 @@ import Testing
         .init(rule: "UIColor without NSColorSpace", code: "archive.missing_field", key: "NSColorSpace") {
             HandBuilt.object("UIColor", ["UIRed": .real(1), "UIGreen": .real(1), "UIBlue": .real(1), "UIAlpha": .real(1)])
         },
-        .init(rule: "NSColor in CMYK", code: "archive.invalid_value", key: "NSColorSpace") {
-            HandBuilt.object("NSColor", ["NSColorSpace": .integer(5), "NSCMYK": .data(Array("0 0 0 1".utf8))])
+        .init(rule: "NSColor in CMYK with three components", code: "archive.invalid_value", key: "NSColorSpace") {
+            HandBuilt.object("NSColor", ["NSColorSpace": .integer(5), "NSCMYK": .data(Array("0 0 1".utf8))])
+        },
+        .init(rule: "NSColor catalog without NSColorName", code: "archive.invalid_value", key: "NSColorSpace") {
+            root("NSColor") { builder in ["NSColorSpace": .integer(6), "NSCatalogName": .uid(builder.add(.string("System")))] }
+        },
+        .init(rule: "NSColor catalog name inline", code: "archive.shape_mismatch", key: "NSCatalogName") {
+            root("NSColor") { builder in
+                ["NSColorSpace": .integer(6), "NSCatalogName": .string("System"), "NSColorName": .uid(builder.add(.string("textColor")))]
+            }
+        },
+        .init(rule: "NSColor catalog fallback is a string", code: "policy.class_mismatch", path: "/root") {
+            root("NSColor") { builder in
+                ["NSColorSpace": .integer(6), "NSCatalogName": .uid(builder.add(.string("System"))),
+                 "NSColorName": .uid(builder.add(.string("textColor"))), "NSColor": .uid(builder.add(.string("black")))]
+            }
+        },
+        .init(rule: "NSPersonNameComponents private data of another class", code: "policy.class_mismatch", path: "/root") {
+            root("NSPersonNameComponents") { builder in
+                ["NS.nameComponentsPrivate": .uid(builder.object(class: builder.classRecord("NSPersonNameComponents"), fields: [:]))]
+            }
         },
         .init(rule: "UIColor with some components missing", code: "archive.invalid_value", key: "NSColorSpace") {
             HandBuilt.object("UIColor", ["NSColorSpace": .integer(2), "UIRed": .real(1), "NSRGB": .data(Array("1 0 0".utf8))])

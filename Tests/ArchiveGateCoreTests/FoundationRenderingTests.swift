@@ -90,9 +90,13 @@ import Testing
         #expect(try Inspect.json(bytes) == #"{"root":"/wAQIA=="}"#)
     }
 
-    @Test func datesAreISO8601UTCWithMilliseconds() throws {
+    /// At least milliseconds, and every further digit of the double's shortest decimal.
+    @Test func datesAreISO8601UTCWithEveryDigitTheDoubleHolds() throws {
         try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 0), #"{"root":"2001-01-01T00:00:00.000Z"}"#)
-        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 1234.5678), #"{"root":"2001-01-01T00:20:34.567Z"}"#)
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 1234.5678), #"{"root":"2001-01-01T00:20:34.5678Z"}"#)
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 709_479_508.623529), #"{"root":"2023-06-26T13:38:28.623529Z"}"#)
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: -0.0000015), #"{"root":"2000-12-31T23:59:59.9999985Z"}"#)
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 1e-7), #"{"root":"2001-01-01T00:00:00.0000001Z"}"#)
         try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: -1.5), #"{"root":"2000-12-31T23:59:58.500Z"}"#)
         try expectFoundationPlain(NSDate(timeIntervalSince1970: 1_700_000_000), #"{"root":"2023-11-14T22:13:20.000Z"}"#)
         try expectFoundationPlain(NSDate(timeIntervalSince1970: 951_782_400), #"{"root":"2000-02-29T00:00:00.000Z"}"#)

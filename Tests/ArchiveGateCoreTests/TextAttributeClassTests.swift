@@ -38,16 +38,17 @@ import Testing
 
     @Test func fontsAndParagraphStylesRenderTheirFields() throws {
         #expect(try Inspect.json(Self.styled, policy: Self.uikit) == #"""
-            {"root":[{"text":"hi","attributes":{"NSFont":{"name":"Helvetica-Bold","size":12.5},"NSParagraphStyle":{"alignment":2,"lineBreakMode":0,"writingDirection":0,"lineSpacing":4.5,"paragraphSpacing":0,"paragraphSpacingBefore":0,"headIndent":0,"firstLineHeadIndent":10,"tailIndent":0,"minimumLineHeight":0,"maximumLineHeight":0,"lineHeightMultiple":0}}}]}
+            {"root":[{"text":"hi","attributes":{"NSFont":{"name":"Helvetica-Bold","size":12.5,"flags":null},"NSParagraphStyle":{"alignment":2,"lineBreakMode":0,"writingDirection":0,"lineSpacing":4.5,"paragraphSpacing":0,"paragraphSpacingBefore":0,"headIndent":0,"firstLineHeadIndent":10,"tailIndent":0,"minimumLineHeight":0,"maximumLineHeight":0,"lineHeightMultiple":0,"tabStops":null,"allowsDefaultTighteningForTruncation":null,"tighteningFactorForTruncation":null}}}]}
             """#)
     }
 
-    @Test func anAppKitFontHasOnlyNameAndSize() throws {
+    /// AppKit's NSFont: name, size and its `NSfFlags` (shown, not dropped).
+    @Test func anAppKitFontShowsNameSizeAndFlags() throws {
         let bytes = HandBuilt.root { builder in
             let name = builder.add(.string("Menlo-Regular"))
             return builder.object(class: builder.classRecord("NSFont"), fields: ["NSName": .uid(name), "NSSize": 11, "NSfFlags": 16])
         }
-        #expect(try Inspect.json(bytes, policy: Self.uikit) == #"{"root":{"name":"Menlo-Regular","size":11}}"#)
+        #expect(try Inspect.json(bytes, policy: Self.uikit) == #"{"root":{"name":"Menlo-Regular","size":11,"flags":16}}"#)
     }
 
     @Test func theFoundationGroupDoesNotAdmitThem() throws {
@@ -64,7 +65,7 @@ import Testing
         let typed = try #require(try Inspect.json(output, policy: Self.uikit, mode: .typed))
         for key in ["UIFontName", "UIFontPointSize", "UIFontTraits", "NSName", "NSSize"] { #expect(typed.contains("\"\(key)\"")) }
         #expect(!typed.contains("UISystemFont"))
-        #expect(try Inspect.json(output, policy: Self.uikit) == #"{"root":{"name":"Helvetica-Bold","size":12.5}}"#)
+        #expect(try Inspect.json(output, policy: Self.uikit) == #"{"root":{"name":"Helvetica-Bold","size":12.5,"flags":null}}"#)
     }
 
     struct Hostile: CustomTestStringConvertible, Sendable {

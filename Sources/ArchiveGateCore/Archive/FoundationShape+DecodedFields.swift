@@ -1,6 +1,6 @@
 /// The fields of a Foundation object that sanitize writes back: the ones Foundation's own
 /// `initWithCoder:` reads for the shape and ArchiveGate checks before admitting the object. A key
-/// outside them is bytes no check has looked at (Darwin's `NS.nameComponentsPrivate`, an attacker's
+/// outside them is bytes no check has looked at (an attacker's
 /// extra `NS.foo` on an NSDate, NSDecimalNumber's unchecked `NS.mantissa.bo` byte order), so the
 /// archive ArchiveGate writes leaves it out.
 extension FoundationShape {

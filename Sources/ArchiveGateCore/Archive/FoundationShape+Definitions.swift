@@ -264,6 +264,15 @@ extension FoundationShape {
                 Field("NSRGB", .inlineData),
                 Field("NSWhite", .inlineData),
                 Field("UISystemColorName", .stringReference, accepts: Self.strings),
+                Field("UIColorComponentCount", .integer),
+                // AppKit: CMYK text, a catalog color's names and fallback, and the components and
+                // color space object of a color in a custom space (docs/FOUNDATION-LAYOUTS.md).
+                Field("NSCMYK", .inlineData),
+                Field("NSCatalogName", .stringReference, accepts: Self.strings),
+                Field("NSColorName", .stringReference, accepts: Self.strings),
+                Field("NSColor", .reference, accepts: ["NSColor"]),
+                Field("NSComponents", .inlineData),
+                Field("NSCustomColorSpace", .reference, accepts: ["NSColorSpace"]),
             ], json: .color, group: .uikitValues)
         case .dateComponents:
             // Foundation reads every component with decodeInteger (absent = 0, not "undefined"),
@@ -299,8 +308,11 @@ extension FoundationShape {
                 Field("NS.gstartdate", .reference, accepts: ["NSDate"]),
             ], json: .referencedString("NS.identifier"))
         case .personNameComponents:
-            // Every part is optional; Foundation writes an absent one as `$null`.
-            Definition(classNames: ["NSPersonNameComponents"], fields: [
+            // Every part is optional; Foundation writes an absent one as `$null`. Apple's Foundation
+            // keeps the parts in a private `_NSPersonNameComponentsData` (same keys) under
+            // `NS.nameComponentsPrivate`; the plain JSON then shows that object's parts.
+            Definition(classNames: ["NSPersonNameComponents", "_NSPersonNameComponentsData"], fields: [
+                Field("NS.nameComponentsPrivate", .reference, accepts: ["_NSPersonNameComponentsData"]),
                 Field("NS.namePrefix", .reference, accepts: Self.strings, json: .reference("namePrefix")),
                 Field("NS.givenName", .reference, accepts: Self.strings, json: .reference("givenName")),
                 Field("NS.middleName", .reference, accepts: Self.strings, json: .reference("middleName")),
@@ -328,6 +340,8 @@ extension FoundationShape {
                 Field("UIFontName", .stringReference, accepts: Self.strings),
                 Field("UIFontPointSize", .finiteNumber),
                 Field("UIFontTraits", .integer),
+                // AppKit's font flags (NSFont writes them in every nib).
+                Field("NSfFlags", .integer, json: .scalar("flags")),
             ], json: .members, group: .uikitValues)
         case .paragraphStyle:
             // The keys -[NSParagraphStyle initWithCoder:] (UIFoundation, iOS 18, decompiled) reads with
@@ -346,6 +360,10 @@ extension FoundationShape {
                 Field("NSMinLineHeight", .finiteNumber, json: .defaulted("minimumLineHeight")),
                 Field("NSMaxLineHeight", .finiteNumber, json: .defaulted("maximumLineHeight")),
                 Field("NSLineHeightMultiple", .finiteNumber, json: .defaulted("lineHeightMultiple")),
+                // AppKit also writes the tab stops (an array of NSTextTab) and truncation tightening.
+                Field("NSTabStops", .reference, accepts: ["NSArray", "NSMutableArray"], json: .reference("tabStops")),
+                Field("NSAllowsTighteningForTruncation", nil, json: .scalar("allowsDefaultTighteningForTruncation")),
+                Field("NSTighteningFactorForTruncation", .finiteNumber, json: .scalar("tighteningFactorForTruncation")),
             ], json: .members, group: .uikitValues)
         }
     }

@@ -3,7 +3,10 @@
 /// writes 1 calibrated RGB and 3 calibrated white), the components as `UIRed`, `UIGreen`, `UIBlue`,
 /// `UIAlpha` or `UIWhite`, `UIAlpha` (with a `-Double` twin when a float would lose precision), and
 /// the same values as text in `NSRGB` (`"r g b [a]"`) or `NSWhite` (`"w [a]"`), which is all an
-/// AppKit NSColor has. Other color spaces (CMYK, catalog, pattern, ICC) are not read.
+/// AppKit NSColor has. AppKit also writes 5 device CMYK (`NSCMYK` text `"c m y k [a]"`) and 6
+/// catalog colors (`NSCatalogName`, `NSColorName` and a fallback `NSColor`, read by
+/// `KeyedArchive+CatalogColor`); a component color may add `NSComponents` and a
+/// `NSCustomColorSpace` (docs/FOUNDATION-LAYOUTS.md).
 extension KeyedArchive {
     /// A color's space name, its JSON member names (with quotes and colons) and values, and the
     /// system color name UIKit records for named colors.
@@ -16,6 +19,7 @@ extension KeyedArchive {
 
     private static let rgbNames: [StaticString] = ["\"red\":", "\"green\":", "\"blue\":", "\"alpha\":"]
     private static let whiteNames: [StaticString] = ["\"white\":", "\"alpha\":"]
+    private static let cmykNames: [StaticString] = ["\"cyan\":", "\"magenta\":", "\"yellow\":", "\"black\":", "\"alpha\":"]
 
     /// The color, or nil when it is not an RGB or white color with readable, finite components.
     public func color(_ uid: Int) -> ColorContents? {
@@ -32,6 +36,9 @@ extension KeyedArchive {
             let fields = [component(uid, "UIWhite", "UIWhite-Double"), component(uid, "UIAlpha", "UIAlpha-Double")]
             guard let values = components(fields, text: "NSWhite", of: uid, count: 1) else { return nil }
             return ColorContents(space: space == 3 ? "calibratedWhite" : "deviceWhite", names: Self.whiteNames, components: values, systemName: systemName)
+        case 5:
+            guard let values = components([], text: "NSCMYK", of: uid, count: 4) else { return nil }
+            return ColorContents(space: "deviceCMYK", names: Self.cmykNames, components: values, systemName: systemName)
         default:
             return nil
         }
@@ -58,7 +65,7 @@ extension KeyedArchive {
     /// optional alpha (1 when absent). Partial or unreadable components are nil.
     private func components(_ fields: [Component], text key: StaticString, of uid: Int, count: Int) -> [Double]? {
         let values = fields.compactMap { if case .value(let value) = $0 { value } else { nil } }
-        if values.count == fields.count { return values }
+        if !fields.isEmpty, values.count == fields.count { return values }
         guard fields.allSatisfy({ if case .absent = $0 { true } else { false } }),
               let index = field(uid, key), let bytes = plist.data(at: index), bytes.count <= 256 else { return nil }
         let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)

@@ -73,9 +73,9 @@ extension KeyedArchive {
         case .affineTransform:
             if let problem = checkAffineTransform(uid, className: className) { problems.append(problem) }
         case .color:
-            if field(uid, "NSColorSpace") != nil, color(uid) == nil {
+            if field(uid, "NSColorSpace") != nil, color(uid) == nil, catalogColor(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NSColorSpace",
-                                             "\(className) is not an RGB or white color with readable components (UIRed… or NSRGB, UIWhite or NSWhite)"))
+                                             "\(className) is not an RGB, white or CMYK color with readable components (UIRed… or NSRGB, UIWhite or NSWhite, NSCMYK) nor a catalog color (NSCatalogName and NSColorName strings)"))
             }
         case .attributedString:
             if let problem = checkAttributes(uid, className: className) { problems.append(problem) }

@@ -19,6 +19,11 @@ extension FoundationShape {
 
     /// Every `$classname` of the table in `group`.
     public static func classNames(in group: ShapeGroup) -> Set<String> {
-        Set(allCases.filter { $0.group == group }.flatMap { $0.definition.classNames })
+        Set(allCases.filter { $0.group == group }.flatMap { $0.definition.classNames }).subtracting(fieldOnlyClassNames)
     }
+
+    /// Private helper classes Apple's Foundation decodes only inside their owner (it adds them to
+    /// the allowed classes itself): read with the owner's shape, admitted only at the owner's
+    /// field (`_NSPersonNameComponentsData` under `NS.nameComponentsPrivate`), never by a group.
+    public static let fieldOnlyClassNames: Set<String> = ["_NSPersonNameComponentsData"]
 }

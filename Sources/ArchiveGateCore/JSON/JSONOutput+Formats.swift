@@ -39,60 +39,17 @@ extension JSONOutput {
         append(UInt8(ascii: "\""))
     }
 
-    /// Seconds since 2001-01-01T00:00:00Z as quoted ISO 8601 UTC with milliseconds; dates outside
-    /// years 0001…9999 (which ISO 8601 cannot spell in this form) as the plain number of seconds.
-    mutating func appendDate(sinceReferenceDate seconds: Double) {
-        let unixMilliseconds = ((seconds + 978_307_200) * 1000).rounded(.down)
-        // 0001-01-01 and 9999-12-31T23:59:59.999 in Unix milliseconds.
-        guard unixMilliseconds.isFinite, unixMilliseconds >= -62_135_596_800_000, unixMilliseconds <= 253_402_300_799_999 else {
-            appendDouble(seconds)
-            return
-        }
-        appendTimestamp(unixMilliseconds: Int64(unixMilliseconds))
-    }
-
     /// Milliseconds since 1970-01-01T00:00:00Z as quoted ISO 8601 UTC with milliseconds
     /// (`"2026-11-22T08:15:30.123Z"`); the caller keeps it within years 0001…9999.
     mutating func appendTimestamp(unixMilliseconds totalMilliseconds: Int64) {
-        var days = totalMilliseconds / 86_400_000
-        var millisecondOfDay = totalMilliseconds % 86_400_000
-        if millisecondOfDay < 0 {
-            millisecondOfDay += 86_400_000
-            days -= 1
+        var seconds = totalMilliseconds / 1000
+        var milliseconds = totalMilliseconds % 1000
+        if milliseconds < 0 {
+            milliseconds += 1000
+            seconds -= 1
         }
-        let (year, month, day) = CivilDate.fromDays(sinceEpoch: days)
-        // `"YYYY-MM-DDTHH:MM:SS.mmmZ"`: 26 bytes, written into a stack buffer and appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 26) { text in
-            text.initialize(repeating: UInt8(ascii: "0"))
-            text[0] = UInt8(ascii: "\"")
-            Self.writePadded(year, into: text, at: 1, width: 4)
-            text[5] = UInt8(ascii: "-")
-            Self.writePadded(month, into: text, at: 6, width: 2)
-            text[8] = UInt8(ascii: "-")
-            Self.writePadded(day, into: text, at: 9, width: 2)
-            text[11] = UInt8(ascii: "T")
-            Self.writePadded(millisecondOfDay / 3_600_000, into: text, at: 12, width: 2)
-            text[14] = UInt8(ascii: ":")
-            Self.writePadded(millisecondOfDay / 60_000 % 60, into: text, at: 15, width: 2)
-            text[17] = UInt8(ascii: ":")
-            Self.writePadded(millisecondOfDay / 1000 % 60, into: text, at: 18, width: 2)
-            text[20] = UInt8(ascii: ".")
-            Self.writePadded(millisecondOfDay % 1000, into: text, at: 21, width: 3)
-            text[24] = UInt8(ascii: "Z")
-            text[25] = UInt8(ascii: "\"")
-            append(contentsOf: UnsafeBufferPointer(text))
-        }
-    }
-
-    /// Writes `value` right-aligned in `width` digits at `offset` (the slots already hold `0`).
-    private static func writePadded(_ value: Int64, into text: UnsafeMutableBufferPointer<UInt8>, at offset: Int, width: Int) {
-        var remaining = value
-        var position = offset + width - 1
-        while remaining > 0, position >= offset {
-            text[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-            position -= 1
-        }
+        let digits = Array(String(milliseconds).utf8)
+        appendTimestamp(unixSeconds: seconds, fraction: Array(repeating: UInt8(ascii: "0"), count: 3 - digits.count) + digits)
     }
 
     /// 16 bytes as the canonical upper-case UUID string, formatted in a stack buffer and appended at once.

@@ -76,19 +76,7 @@ extension PlainRenderer {
             }
             output.append(UInt8(ascii: "}"))
         case .color:
-            guard let color = archive.color(uid) else { return false }
-            output.append("{\"colorSpace\":")
-            output.appendString(color.space)
-            for (name, value) in zip(color.names, color.components) {
-                output.append(",")
-                output.append(name)
-                output.appendDouble(value)
-            }
-            if let name = color.systemName {
-                output.append(",\"systemName\":")
-                output.appendString(name)
-            }
-            output.append(UInt8(ascii: "}"))
+            return appendColor(uid)
         case .array, .dictionary, .members, .attributedRuns:
             return false
         }
@@ -126,10 +114,11 @@ extension PlainRenderer {
             output.append(UInt8(ascii: "{"))
             stack.append(.literal("}"))
             let named = shape.fields.compactMap { field in field.json.map { (key: field.key, member: $0) } }
+            let source = memberSource(uid, shape: shape)
             for (position, field) in named.enumerated().reversed() {
                 switch field.member {
                 case .reference(let name):
-                    pushNamedReference(uid, field: field.key, jsonName: name)
+                    pushNamedReference(source, field: field.key, jsonName: name)
                     pushMemberName(name, first: position == 0)
                 case .scalar(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("null")) }
@@ -172,6 +161,13 @@ extension PlainRenderer {
                 if position > 0 { stack.append(.literal(",")) }
             }
         }
+    }
+
+    /// The object whose fields a `.members` form shows: Apple's NSPersonNameComponents keeps its
+    /// parts in the `_NSPersonNameComponentsData` under `NS.nameComponentsPrivate`.
+    private func memberSource(_ uid: Int, shape: FoundationShape) -> Int {
+        guard shape == .personNameComponents, let target = archive.fieldTarget(uid, "NS.nameComponentsPrivate"), target != 0 else { return uid }
+        return target
     }
 
     /// Pushes the object a field refers to (null when absent) as the next value.

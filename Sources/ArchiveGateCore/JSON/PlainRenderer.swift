@@ -2,9 +2,13 @@
 /// names, Foundation values as JSON values, other classes as `{"$class": …}` with their fields in
 /// archive order.
 ///
-/// The walk is a tree expansion on an explicit stack: a shared object is written at every site
-/// within the output budget, a cycle becomes `{"$ref": "<pointer of the ancestor>"}`, and object
-/// nesting is bounded by `maxDepth` — whatever the archive's shape, nothing recurses.
+/// The walk runs on an explicit stack. Values (strings, numbers, data, dates and the Foundation
+/// values that render without children) are written at every site. An object that renders as a
+/// JSON object or array (a custom class, a non-empty Foundation collection or members form) is written once,
+/// at its first site in document order; a later site, and a cycle, is
+/// `{"$ref": "<pointer of that first rendering>"}` (README "JSON conventions"), so the output stays
+/// proportional to the archive however widely objects are shared. Object nesting is bounded by
+/// `maxDepth` — whatever the archive's shape, nothing recurses.
 struct PlainRenderer {
     let archive: KeyedArchive
     let redactions: Redactions
@@ -17,6 +21,11 @@ struct PlainRenderer {
     private var enteredAt: [Int32]
     /// The objects being written, outermost first.
     private var openUIDs: [Int] = []
+    /// Per UID: the index in `firstRenderings` of the object's rendering, -1 before it is entered.
+    private var renderedAt: [Int32]
+    /// Where each entered object was written: the object it was written in (-1 at the top) and the
+    /// step from there, so a later site can spell the pointer of that first rendering.
+    private var firstRenderings: [(parent: Int32, component: PathComponent)] = []
     /// Foundation shapes, mostly already worked out by the policy walk.
     private var shapes: ShapeCache
     /// `{"$class":"Name"` of each class, built on first use.
@@ -55,6 +64,7 @@ struct PlainRenderer {
         self.limits = limits
         self.output = JSONOutput(limits: limits, sink: sink, chunkSize: chunkSize, wholeCapacityHint: archive.plist.bytes.count * 2)
         self.enteredAt = Array(repeating: -1, count: archive.objectCount)
+        self.renderedAt = Array(repeating: -1, count: archive.objectCount)
     }
 
     /// Writes the document into `output`; its last bytes stay buffered (see `JSONOutput.flushIfFull`).
@@ -129,6 +139,12 @@ struct PlainRenderer {
             output.append(UInt8(ascii: "}"))
             return
         }
+        if renderedAt[target] >= 0 {
+            output.append("{\"$ref\":")
+            output.appendString(firstRenderingPointer(Int(renderedAt[target])))
+            output.append(UInt8(ascii: "}"))
+            return
+        }
         guard let classIndex = archive.classIndex(of: target) else {
             output.append("null")
             return
@@ -147,6 +163,10 @@ struct PlainRenderer {
             throw ArchiveError(.depthLimitExceeded, path: pointer(), "objects nest deeper than the limit of \(limits.maxDepth)")
         }
         enteredAt[target] = Int32(path.count)
+        if !isEmptyCollection(target, shape: shape) {
+            renderedAt[target] = Int32(firstRenderings.count)
+            firstRenderings.append((parent: Int32(openUIDs.last ?? -1), component: component))
+        }
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
         switch shape?.jsonForm {
@@ -286,6 +306,28 @@ struct PlainRenderer {
 
     func pointer(appending component: PathComponent = .none) -> String {
         pointer(depth: path.count) + component.token(in: archive)
+    }
+
+    /// An empty Foundation collection (`[]`, `{}`) is shorter than any `$ref`: it expands at every
+    /// site like a value.
+    private func isEmptyCollection(_ uid: Int, shape: FoundationShape?) -> Bool {
+        switch shape?.jsonForm {
+        case .some(.array): archive.collectionLayout(uid)?.count == 0
+        case .some(.dictionary): archive.dictionaryLayout(uid)?.keys.count == 0
+        default: false
+        }
+    }
+
+    /// The JSON pointer of first rendering `index`: the steps from the top down to it.
+    private func firstRenderingPointer(_ index: Int) -> String {
+        var tokens: [String] = []
+        var current = index
+        while current >= 0 {
+            let rendering = firstRenderings[current]
+            tokens.append(rendering.component.token(in: archive))
+            current = rendering.parent >= 0 ? Int(renderedAt[Int(rendering.parent)]) : -1
+        }
+        return tokens.reversed().joined()
     }
 
     func pointer(depth: Int) -> String {

@@ -142,7 +142,10 @@ struct PolicyEvaluator {
                     try checkCycle(closingAt: edge.target)
                     addRenderedNodes(1, counted: counted)
                 } else {
-                    addRenderedNodes(renderedNodes[edge.target], counted: counted)
+                    // A later site of an object already seen: plain JSON writes a shared object
+                    // once and a `$ref` here, so one node is the least it costs (small values that
+                    // expand again cost more: this stays a lower bound).
+                    addRenderedNodes(1, counted: counted)
                 }
                 continue
             }

@@ -102,7 +102,8 @@ import Testing
         #expect(FoundationShape.value.keepsField("NS.special") && !FoundationShape.value.keepsField("$0"))
         #expect(FoundationShape.value.keepsField("$0", objCTypedValue: true) && !FoundationShape.value.keepsField("NS.special", objCTypedValue: true))
         #expect(!FoundationShape.decimalNumber.keepsField("NS.mantissa.bo"), "a byte order ArchiveGate does not read")
-        #expect(!FoundationShape.personNameComponents.keepsField("NS.nameComponentsPrivate"))
+        // Apple's layout: the parts in a checked `_NSPersonNameComponentsData`, kept by sanitize.
+        #expect(FoundationShape.personNameComponents.keepsField("NS.nameComponentsPrivate"))
     }
 
     /// A custom object whose field is a plist set, written by hand: `encode` refuses typed JSON's
