@@ -196,10 +196,11 @@ struct FoundationJSON {
         case "C": text = String(read(UInt8(0)))
         case "s": text = String(read(Int16(0)))
         case "S": text = String(read(UInt16(0)))
-        case "i": text = String(read(Int32(0)))
-        case "I": text = String(read(UInt32(0)))
-        case "l", "q": text = String(read(Int64(0)))
-        case "L", "Q": text = String(read(UInt64(0)))
+        // corelibs' NSValue holds `l`/`L` in 4 bytes (Apple's long in archives is 32-bit too).
+        case "i", "l": text = String(read(Int32(0)))
+        case "I", "L": text = String(read(UInt32(0)))
+        case "q": text = String(read(Int64(0)))
+        case "Q": text = String(read(UInt64(0)))
         case "f": text = Double(read(Float(0))).description
         case "d": text = read(Double(0)).description
         case "B": text = read(false) ? "true" : "false"

@@ -5,20 +5,11 @@ import Testing
 /// each found by the differential oracle's families (docs/RELIABILITY.md). A verdict follows what
 /// Foundation's decoder reads; the plain JSON shows the value Foundation produces.
 @Suite struct FoundationReadsTests {
-    struct Case: Sendable, CustomTestStringConvertible {
-        var rule: String
-        var code: String
-        var path: String = "/root"
-        var key: String?
-        var bytes: @Sendable () -> [UInt8]
-        var testDescription: String { rule }
-    }
+    /// The shape-check suite's table row: rule, code, pointer, key, archive.
+    typealias Case = KeyedArchiveShapeCheckTests.Case
 
     static func root(_ name: String, _ fields: @escaping (inout KeyedArchiveBuilder) -> KeyValuePairs<String, PropertyListValue>) -> [UInt8] {
-        HandBuilt.root { builder in
-            let values = fields(&builder)
-            return builder.object(class: builder.classRecord(name), fields: values)
-        }
+        KeyedArchiveShapeCheckTests.root(name, fields)
     }
 
     /// An archive with `$top` exactly `top` and `$objects` `objects`.
