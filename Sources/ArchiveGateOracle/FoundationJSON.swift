@@ -177,9 +177,37 @@ struct FoundationJSON {
             let insets = value.edgeInsetsValue
             numbers(["top": insets.top, "left": insets.left, "bottom": insets.bottom, "right": insets.right],
                     order: ["top", "left", "bottom", "right"])
-        } else {
+        } else if !writeScalarValue(value, type: type) {
             append("{\"\\u0001unexpected\":"); string("NSValue " + type); append("}")
         }
+    }
+
+    /// An ObjC-typed NSValue of one scalar type as ArchiveGate's plain JSON shows it:
+    /// `{"$class":"NSValue","$0":type,"$1":value}`, the value read back with `getValue`.
+    private mutating func writeScalarValue(_ value: NSValue, type: String) -> Bool {
+        func read<T>(_ initial: T) -> T {
+            var result = initial
+            value.getValue(&result)
+            return result
+        }
+        let text: String
+        switch type {
+        case "c": text = String(read(Int8(0)))
+        case "C": text = String(read(UInt8(0)))
+        case "s": text = String(read(Int16(0)))
+        case "S": text = String(read(UInt16(0)))
+        // corelibs' NSValue holds `l`/`L` in 4 bytes (Apple's long in archives is 32-bit too).
+        case "i", "l": text = String(read(Int32(0)))
+        case "I", "L": text = String(read(UInt32(0)))
+        case "q": text = String(read(Int64(0)))
+        case "Q": text = String(read(UInt64(0)))
+        case "f": text = Double(read(Float(0))).description
+        case "d": text = read(Double(0)).description
+        case "B": text = read(false) ? "true" : "false"
+        default: return false
+        }
+        append("{\"$class\":\"NSValue\",\"$0\":"); string(type); append(",\"$1\":" + text + "}")
+        return true
     }
 
     private mutating func numbers(_ values: [String: CGFloat], order: [String]) {
@@ -265,4 +293,10 @@ struct FoundationJSON {
     }
 
     private mutating func append(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    // For `FoundationWorker.topMembers`, which writes `$top` around values written here.
+    mutating func raw(_ text: String) { append(text) }
+    mutating func key(_ name: String) { string(name); append(":") }
+    mutating func text(_ value: String) { string(value) }
+    mutating func number(_ value: Double) { double(value) }
 }

@@ -82,14 +82,20 @@ enum FoundationWorker {
             let data = Data(request)
             do {
                 decodedFlag.pointee = 0
+                // A `$null` root (UID 0, or a string "$null" elsewhere) decodes to nil without an
+                // error: Foundation's graph is nil, ArchiveGate's `{"root": null}`.
                 guard let root = try NSKeyedUnarchiver.unarchivedObject(ofClasses: allowedClasses, from: data) else {
-                    writeAnswer(.refused, Array("unarchivedObject returned nil".utf8))
+                    writeAnswer(.decoded, Array((topMembers(request, root: NSNull()) ?? Array("null".utf8))))
                     continue
                 }
                 decodedFlag.pointee = 1
-                var writer = FoundationJSON()
-                writer.write(root)
-                writeAnswer(.decoded, writer.bytes)
+                if let top = topMembers(request, root: root) {
+                    writeAnswer(.decoded, top)
+                } else {
+                    var writer = FoundationJSON()
+                    writer.write(root)
+                    writeAnswer(.decoded, writer.bytes)
+                }
                 decodedFlag.pointee = 0
             } catch {
                 writeAnswer(.refused, Array(String(describing: error).prefix(400).utf8))

@@ -26,6 +26,20 @@ enum MutationFamily: String, CaseIterable, Comparable {
     case duplicateMember = "duplicate-member"
     /// A referenced string/number/data replaced by the inline value itself.
     case inlineSwap = "inline-swap"
+    /// `$top`'s root made inline, or an inline member of any plist kind added beside it (issue 36).
+    case inlineTop = "inline-top"
+    /// A string `"$null"` other than `$objects[0]`, referenced from a UID site or the root.
+    case nullString = "null-string"
+    /// An inline field value moved into its own entry and referenced (fields Foundation reads raw).
+    case rawReference = "raw-reference"
+    /// A number at or past a limit: dates outside 0001–9999, integers past 2^53/2^63/2^64, NaN, ∞.
+    case outOfRange = "out-of-range"
+    /// An ObjC-typed NSValue (`$0` type, `$1` value) of every ObjC type, fitting or not.
+    case scalarValue = "scalar-value"
+    /// A key respelled in a Unicode-equivalent or look-alike form, or such a key added.
+    case unicodeKey = "unicode-key"
+    /// A class record renamed to a look-alike of its Foundation name, or claiming it in `$classes`.
+    case classSmuggling = "class-smuggling"
     /// Two mutations of different families.
     case combined
 

@@ -13,7 +13,7 @@ struct Mutator {
         self.model = model
     }
 
-    private mutating func mark(_ uid: Int, _ key: String) {
+    mutating func mark(_ uid: Int, _ key: String) {
         let text = "\(model.className(of: uid) ?? "?").\(key)"
         note = note.isEmpty ? text : note + "+" + text
     }
@@ -85,6 +85,13 @@ struct Mutator {
             return true
         case .duplicateMember:
             return duplicateMember()
+        case .inlineTop: return inlineTop()
+        case .nullString: return nullString()
+        case .rawReference: return rawReference()
+        case .outOfRange: return outOfRange()
+        case .scalarValue: return scalarValue()
+        case .unicodeKey: return unicodeKey()
+        case .classSmuggling: return classSmuggling()
         case .inlineSwap:
             let sites = uidSites.filter { site in
                 let value = model.objects[Int(target(of: site))]
@@ -263,7 +270,7 @@ struct Mutator {
 
     private mutating func set(_ site: Site, to target: UInt32) { setValue(site, to: .uid(target)) }
 
-    private mutating func setValue(_ site: Site, to value: PropertyListValue) {
+    mutating func setValue(_ site: Site, to value: PropertyListValue) {
         if let element = site.element, case .array(var elements)? = model.objects[site.uid][field: site.key] {
             elements[element] = value
             model.objects[site.uid][field: site.key] = .array(elements)
@@ -272,7 +279,7 @@ struct Mutator {
         }
     }
 
-    private mutating func randomField() -> (Int, String)? {
+    mutating func randomField() -> (Int, String)? {
         var fields: [(Int, String)] = []
         for uid in instances {
             guard case .dictionary(let entries) = model.objects[uid] else { continue }
@@ -296,7 +303,7 @@ struct Mutator {
         }
     }
 
-    private func kind(_ value: PropertyListValue) -> String {
+    func kind(_ value: PropertyListValue) -> String {
         switch value {
         case .string: "string"
         case .integer: "integer"

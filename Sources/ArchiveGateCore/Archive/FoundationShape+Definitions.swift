@@ -51,7 +51,8 @@ extension FoundationShape {
         case stringReference
         /// Inline data in the object's own dictionary (Foundation reads it as a property-list value).
         case inlineData
-        /// Data inline or by reference; `bytes` is the exact length when Foundation checks one.
+        /// Inline data read raw (`decodeBytes`, which does not follow a UID); `bytes` is the exact
+        /// length when Foundation checks one.
         case data(bytes: Int?)
         /// An inline integer (read with `decodeInteger`, which does not follow a UID).
         case integer

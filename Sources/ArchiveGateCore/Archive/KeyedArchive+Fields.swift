@@ -22,6 +22,13 @@ extension KeyedArchive {
         return plist[value].isContainer ? nil : value
     }
 
+    /// A field Foundation reads with `decodeInteger`/`decodeInt64`, which take the value in place
+    /// (a UID is no number to them): its value when an inline integer that fits 64 bits, else nil.
+    public func inlineInteger(_ uid: Int, _ key: StaticString) -> Int64? {
+        guard let value = field(uid, key), plist.kind(of: value) == .integer else { return nil }
+        return plist.int64(at: value)
+    }
+
     /// The UIDs listed in an array-valued field (`NS.objects`, `NS.keys`), or nil when the field is
     /// missing or not an array of UIDs.
     public func uidArray(_ uid: Int, _ key: StaticString) -> ArraySlice<UInt32>? {

@@ -14,7 +14,8 @@ extension KeyedArchive {
 
     /// NSValue's geometry and range forms (`NS.special` 1, 2, 3, 4, 12); nil for anything else.
     public func valueContents(_ uid: Int) -> ValueContents? {
-        guard let specialIndex = scalarField(uid, "NS.special"), let special = plist.int64(at: specialIndex) else { return nil }
+        // Read with decodeInteger, in place: a reference is no number to it.
+        guard let special = inlineInteger(uid, "NS.special") else { return nil }
         func numbers(_ key: StaticString, count: Int) -> [Double]? {
             // Foundation decodes the geometry string as an object: a reference, never inline.
             guard let text = referencedString(uid, key) else { return nil }
@@ -92,13 +93,16 @@ extension KeyedArchive {
 
     /// NSIndexSet's ranges: one inline (`NSLocation`/`NSLength`) or varint pairs in `NSRangeData`.
     public func indexRanges(_ uid: Int) -> [(location: UInt64, length: UInt64)]? {
-        guard let count = scalarField(uid, "NSRangeCount").flatMap(plist.int64(at:)), count >= 0 else { return nil }
+        // Foundation reads NSRangeCount, NSLocation and NSLength with decodeInteger, in place: a
+        // reference there is no number to it (corelibs reads 0), so only inline integers count.
+        guard let count = inlineInteger(uid, "NSRangeCount"), count >= 0 else { return nil }
         if count == 0 { return [] }
-        if count == 1,
-           let location = scalarField(uid, "NSLocation").flatMap(plist.int64(at:)),
-           let length = scalarField(uid, "NSLength").flatMap(plist.int64(at:)), location >= 0, length >= 0 {
-            return Self.withinIndexRange(location: UInt64(location), length: UInt64(length)) ? [(UInt64(location), UInt64(length))] : nil
+        if count == 1, let location = inlineInteger(uid, "NSLocation"), let length = inlineInteger(uid, "NSLength"), location >= 0, length >= 0 {
+            guard Self.withinIndexRange(location: UInt64(location), length: UInt64(length)) else { return nil }
+            // `NSIndexSet(indexesIn:)` of an empty range is the empty set.
+            return length == 0 ? [] : [(UInt64(location), UInt64(length))]
         }
+        if count == 1 { return nil }
         guard let dataIndex = dataIndex(field(uid, "NSRangeData")), let data = plist.data(at: dataIndex) else { return nil }
         var reader = VarintReader(data)
         var ranges = [(location: UInt64, length: UInt64)]()
@@ -106,8 +110,9 @@ extension KeyedArchive {
             guard Self.withinIndexRange(location: location, length: length) else { return nil }
             ranges.append((location, length))
         }
-        // Foundation refuses a table with bytes left over, as one with too few.
-        return ranges.count == count && reader.isAtEnd ? ranges : nil
+        // Foundation refuses a table with bytes left over, as one with too few; adding an empty
+        // range adds no index.
+        return ranges.count == count && reader.isAtEnd ? ranges.filter { $0.length > 0 } : nil
     }
 }
 

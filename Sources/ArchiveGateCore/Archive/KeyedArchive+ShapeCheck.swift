@@ -31,10 +31,7 @@ extension KeyedArchive {
         case .dictionary:
             checkDictionary(uid, className: className, into: &problems)
         case .timeZone:
-            // TimeZone(identifier:) reads the name as a C string, so "Europe/Paris\0" would pass
-            // as Paris; Foundation's decoder refuses it (oracle --seed 7 --only 16545).
-            if let name = referencedString(uid, "NS.name"),
-               name.unicodeScalars.contains(where: { $0.value < 0x20 }) || TimeZone(identifier: name) == nil {
+            if let name = referencedString(uid, "NS.name"), timeZoneName(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
             }
         case .value:
@@ -43,6 +40,8 @@ extension KeyedArchive {
             if field(uid, "NS.special") == nil {
                 if fieldTarget(uid, "$0").flatMap({ stringValue(ofObject: $0) }) == nil || field(uid, "$1") == nil {
                     problems.append(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
+                } else if let problem = scalarValueProblem(uid, className: className) {
+                    problems.append(problem)
                 }
             } else if valueContents(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
@@ -93,7 +92,11 @@ extension KeyedArchive {
             }
         case .hashTable, .mapTable, .pointerArray:
             if case .failure(let problem) = pointerCollection(uid, as: shape) { problems.append(problem) }
-        case .data, .date, .null, .uuid, .locale, .dateInterval, .personNameComponents, .location, .unitConverter,
+        case .date:
+            if let problem = checkDateRange(uid, "NS.time", className: className) { problems.append(problem) }
+        case .dateInterval:
+            if let problem = checkDateInterval(uid, className: className) { problems.append(problem) }
+        case .data, .null, .uuid, .locale, .personNameComponents, .location, .unitConverter,
              .font, .paragraphStyle:
             break
         }
@@ -133,7 +136,8 @@ extension KeyedArchive {
         case .inlineData:
             return plist.kind(of: value) == .data ? nil : mismatch("inline data")
         case .data(let bytes):
-            guard let index = dataIndex(value), let data = plist.data(at: index) else { return mismatch("data") }
+            // Read raw (decodeBytes): a reference there is no data to Foundation.
+            guard let data = plist.data(at: value) else { return mismatch("inline data") }
             if let bytes, data.count != bytes {
                 return ShapeProblem(.lengthMismatch, key: key, "\(className) \(key) must be \(bytes) bytes, found \(data.count)")
             }
@@ -157,21 +161,49 @@ extension KeyedArchive {
         }
     }
 
-    /// NSString/NSMutableString: `NS.string` a string, or (without it) `NS.bytes` UTF-8 data.
+    /// NSString/NSMutableString: `NS.string` an inline string, or (without it) `NS.bytes` inline
+    /// UTF-8 data. Foundation reads both raw (`decodeObject` is not asked): a reference there is no
+    /// string to corelibs, GNUstep or Apportable (corelibs traps), and Apple writes them inline.
     private func checkString(_ uid: Int, className: String) -> ShapeProblem? {
         if let value = field(uid, "NS.string") {
-            guard let index = scalarField(uid, "NS.string"), plist[index].isString else {
-                return ShapeProblem(.shapeMismatch, key: "NS.string", "\(className) NS.string must be a string, found \(describe(value))")
+            guard plist[value].isString else {
+                return ShapeProblem(.shapeMismatch, key: "NS.string", "\(className) NS.string must be an inline string, found \(describe(value))")
             }
             return nil
         }
         if let value = field(uid, "NS.bytes") {
-            guard let index = scalarField(uid, "NS.bytes"), let data = plist.data(at: index), String(validating: data, as: UTF8.self) != nil else {
-                return ShapeProblem(.shapeMismatch, key: "NS.bytes", "\(className) NS.bytes must be UTF-8 data, found \(describe(value))")
+            guard let data = plist.data(at: value), String(validating: data, as: UTF8.self) != nil else {
+                return ShapeProblem(.shapeMismatch, key: "NS.bytes", "\(className) NS.bytes must be inline UTF-8 data, found \(describe(value))")
             }
             return nil
         }
         return ShapeProblem(.missingField, key: "NS.string", "\(className) has neither NS.string nor NS.bytes")
+    }
+
+    /// A date field (seconds since 2001) within the years the plain JSON carries as ISO 8601, the
+    /// range the plist reader holds inline dates to (`PropertyList.representableDates`): README
+    /// promises such dates are refused, not rendered as bare numbers. Kinds are the table's check.
+    private func checkDateRange(_ uid: Int, _ key: StaticString, className: String) -> ShapeProblem? {
+        guard let value = field(uid, key), plist.kind(of: value) != .bool, let seconds = plist.double(at: value), seconds.isFinite,
+              !PropertyList.representableDates.contains(seconds) else { return nil }
+        return ShapeProblem(.invalidValue, key: key.description,
+                            "\(className) \(key) \(seconds) s from 2001 is outside the years 0001…9999 that ISO 8601 JSON carries")
+    }
+
+    /// NSDateInterval: both ends are NSDates (the walk checks classes), neither `$null` (Foundation
+    /// has no interval without one: corelibs traps, Apple raises), the end not before the start
+    /// (`NSDateInterval(start:end:)` refuses it).
+    private func checkDateInterval(_ uid: Int, className: String) -> ShapeProblem? {
+        var seconds: [Double] = []
+        for key: StaticString in ["NS.startDate", "NS.endDate"] {
+            guard let target = fieldTarget(uid, key) else { return nil }
+            if target == 0 { return ShapeProblem(.missingField, key: key.description, "\(className) \(key) is $null") }
+            guard classShape(of: target) == .date, let time = field(target, "NS.time"), plist.kind(of: time) != .bool,
+                  let value = plist.double(at: time) else { return nil }
+            seconds.append(value)
+        }
+        guard seconds[1] < seconds[0] else { return nil }
+        return ShapeProblem(.invalidValue, key: "NS.endDate", "\(className) ends before it starts")
     }
 
     /// NSArray/NSSet/NSOrderedSet: `NS.objects` (or corelibs' `NS.object.N`) of UIDs, none `$null`;

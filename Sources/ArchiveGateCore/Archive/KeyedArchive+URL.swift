@@ -43,7 +43,11 @@ extension KeyedArchive {
         }
         // An empty URL is nothing Apple's NSURL builds (`URLWithString:@""` is nil) and corelibs'
         // traps bridging it to URL (NSError's userInfo does), so it is refused too.
-        guard let text = resolved.flatMap({ Optional($0.absoluteString).flatMap { $0 } }), !text.isEmpty else { return nil }
+        // The decoder hands the NSURL on as a `URL` too, and that bridge traps on a string `URL`
+        // refuses (`http://[::1`, an unterminated IPv6 literal, oracle family url-text): refused.
+        guard let text = resolved.flatMap({ Optional($0.absoluteString).flatMap { $0 } }), !text.isEmpty, URL(string: text) != nil else {
+            return nil
+        }
         return text
     }
 

@@ -62,7 +62,7 @@ public struct KeyedArchive: Sendable {
 
     /// Validates the keyed-archive structure of `plist`.
     public init(plist: PropertyList, maxObjects: Int = .max) throws(ArchiveError) {
-        self.plist = plist
+        var plist = plist
         let root = plist.root
         guard plist.kind(of: root) == .dictionary else {
             throw ArchiveError(.notAKeyedArchive, path: "", "the top-level object is a \(plist.kind(of: root)), not a dictionary")
@@ -100,6 +100,13 @@ public struct KeyedArchive: Sendable {
         try classifier.classifyAll()
         entries = EntryTable(codes: classifier.entries)
         classes = classifier.classes
+        // Foundation's decoder takes any referenced string "$null" for nil, not only UID 0: it
+        // compares the string, not the index. Such references are read as UID 0 from here on, so
+        // the walk, the shape checks and the renderers see the nil Foundation decodes.
+        if !classifier.nullStrings.isEmpty {
+            plist = plist.retargetingUIDs(classifier.nullStrings, to: 0)
+        }
+        self.plist = plist
 
         guard plist.kind(of: topIndex) == .dictionary else {
             throw ArchiveError(.invalidTop, path: "/$top", "$top must be a dictionary")
@@ -149,6 +156,8 @@ private struct EntryClassifier {
     private var inlineClassIndex = [-1, -1, -1, -1]
     /// The class-table index of each class record resolved so far, by UID; -1 when not yet.
     private var classIndexByRecord: [Int32]
+    /// UIDs other than 0 of strings equal to "$null" (nil wherever referenced).
+    var nullStrings: Set<Int> = []
 
     init(plist: PropertyList, objectsStart: Int, count: Int) {
         self.plist = plist
@@ -199,6 +208,9 @@ private struct EntryClassifier {
                 }
             case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
                 entries[uid] = Int32(inlineClass(for: kind))
+                if kind == .asciiString || kind == .utf8String || kind == .utf16String, plist.stringEquals(index, "$null") {
+                    nullStrings.insert(uid)
+                }
             default:
                 throw ArchiveError(.invalidObjects, path: path, "a \(kind) cannot be a $objects entry")
             }

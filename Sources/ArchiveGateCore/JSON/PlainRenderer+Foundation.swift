@@ -41,7 +41,9 @@ extension PlainRenderer {
             if let verbatim = verbatimURLString(uid) { appendStringObject(verbatim) } else { output.appendString(try resolveURL(uid)) }
         case .referencedString(let key):
             guard let name = archive.referencedString(uid, key) else { throw malformed(uid, "has no \(key) string") }
-            output.appendString(name)
+            // A time zone renders under the name Foundation decodes it to (shown as archived when
+            // it refuses the name: the walk reported that).
+            output.appendString(shape == .timeZone ? archive.timeZoneName(uid) ?? name : name)
         case .value:
             return appendValue(uid)
         case .decimal:
@@ -113,15 +115,20 @@ extension PlainRenderer {
             // The table's fields with a JSON member, in order; pushed last first.
             output.append(UInt8(ascii: "{"))
             stack.append(.literal("}"))
-            let named = shape.fields.compactMap { field in field.json.map { (key: field.key, member: $0) } }
+            let named = shape.fields.compactMap { field in field.json.map { (key: field.key, member: $0, kind: field.kind) } }
             let source = memberSource(uid, shape: shape)
             for (position, field) in named.enumerated().reversed() {
+                // A number Foundation reads as a double renders as that double's value.
+                func scalar(_ index: Int) -> Item {
+                    if case .finiteNumber? = field.kind { return .doubleScalar(plistIndex: index) }
+                    return .scalar(plistIndex: index)
+                }
                 switch field.member {
                 case .reference(let name):
                     pushNamedReference(source, field: field.key, jsonName: name)
                     pushMemberName(name, first: position == 0)
                 case .scalar(let name):
-                    if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("null")) }
+                    if let value = archive.scalarField(uid, field.key) { stack.append(scalar(value)) } else { stack.append(.literal("null")) }
                     pushMemberName(name, first: position == 0)
                 case .component(let name):
                     if let value = archive.scalarField(uid, field.key), archive.plist.int64(at: value) != Int64.max {
@@ -131,7 +138,7 @@ extension PlainRenderer {
                     }
                     pushMemberName(name, first: position == 0)
                 case .defaulted(let name):
-                    if let value = archive.scalarField(uid, field.key) { stack.append(.scalar(plistIndex: value)) } else { stack.append(.literal("0")) }
+                    if let value = archive.scalarField(uid, field.key) { stack.append(scalar(value)) } else { stack.append(.literal("0")) }
                     pushMemberName(name, first: position == 0)
                 case .scalarDate(let name):
                     if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }

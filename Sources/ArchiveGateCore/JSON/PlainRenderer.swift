@@ -39,6 +39,9 @@ struct PlainRenderer {
         case scalar(plistIndex: Int)
         /// An inline number of seconds since 2001 (a `scalarDate` member), as an ISO 8601 timestamp.
         case dateScalar(plistIndex: Int)
+        /// An inline number Foundation reads with `decodeDouble` (a `.finiteNumber` field): the
+        /// value of the double it becomes, so an integer beyond 2^53 is rounded as Foundation's is.
+        case doubleScalar(plistIndex: Int)
         case inlineArray(uid: Int, pair: Int, plistIndex: Int)
         case literal(StaticString)
         /// UTF-16 units `start ..< start + length` of attributed string `uid`'s text (in `runTexts`).
@@ -108,6 +111,13 @@ struct PlainRenderer {
                 // The shape check admits only finite numbers here; anything else renders as the scalar it is.
                 if let seconds = archive.plist.double(at: index), seconds.isFinite, archive.plist.kind(of: index) != .bool {
                     output.appendDate(sinceReferenceDate: seconds)
+                } else {
+                    appendScalar(index)
+                }
+            case .doubleScalar(let index):
+                try countNode()
+                if archive.plist.kind(of: index) == .integer, let value = archive.plist.int64(at: index), Int64(exactly: Double(value)) != value {
+                    output.appendDouble(Double(value))
                 } else {
                     appendScalar(index)
                 }

@@ -162,6 +162,11 @@ struct PolicyEvaluator {
                 }
                 renderedNodes[edge.target] = 1
                 addRenderedNodes(1, counted: counted)
+                if let problem = archive.inlineObjectProblem(edge.target) {
+                    shapeViolationCount += 1
+                    appendViolation(ViolationCode(problem.code), problem.message, path: pointer(appending: edge.component), uid: edge.target,
+                                    className: "NSNumber", key: nil)
+                }
                 continue
             }
             openPosition[edge.target] = Int32(openUIDs.count)
@@ -186,8 +191,17 @@ struct PolicyEvaluator {
                                 nested: nesting?.archives ?? [:])
     }
 
-    /// An inline `$top` value: accepted unless the policy's `root` names kinds and not this one.
+    /// An inline `$top` value: a shape violation when Foundation decodes no such value under its
+    /// name (`KeyedArchive.inlineTopProblem`), else accepted unless the policy's `root` names kinds
+    /// and not this one.
     private mutating func checkInlineTop(_ position: Int, plistIndex: Int) {
+        if let problem = archive.inlineTopProblem(archive.top[position]) {
+            shapeViolationCount += 1
+            appendViolation(ViolationCode(problem.code), problem.message, path: PathComponent.top(position).token(in: archive),
+                            uid: nil, className: nil, key: problem.key)
+            if !policy.allowed.acceptsAnyClass { redactions.topNames.insert(archive.top[position].name) }
+            return
+        }
         guard let root = policy.root, !root.acceptsAnyClass else { return }
         let kind = archive.plist.kind(of: plistIndex)
         if let inline = InlineKind(kind), root.inlineKinds.contains(inline) { return }
