@@ -81,13 +81,16 @@ class _Input:
 
 
 def _one_record(arguments: list[str], source: Optional[str]) -> dict:
-    """Runs a one-file batch and returns its record; raises when the run produced none."""
+    """Runs a one-file batch (``COMMAND --jobs 1 …``) and returns its record; raises when the run
+    produced none. A batch skips a file that is not a property list at all, where the one-file form
+    calls it malformed: that case is run again in the one-file form for its error line."""
     completed = _binary.run(arguments)
-    stderr = completed.stderr.decode("utf-8", "replace")
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
-    if len(lines) != 1:
-        raise error_for_exit(completed.returncode, stderr, source)
-    return json.loads(lines[0])
+    if len(lines) == 1:
+        return json.loads(lines[0])
+    if completed.returncode == 0 and arguments[1:3] == ["--jobs", "1"]:
+        completed = _binary.run([arguments[0], *arguments[3:]])
+    raise error_for_exit(completed.returncode, completed.stderr.decode("utf-8", "replace"), source)
 
 
 def _outcome(record: Mapping[str, Any], source: Optional[str]) -> dict:
