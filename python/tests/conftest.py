@@ -8,41 +8,37 @@ is absent), AG_SERVER_BIN (the archivegate-server built with the wheel's binary)
 import os
 import socket
 import subprocess
-import tempfile
 import time
 import urllib.request
 
 import pytest
 
 
-def _env_path(name):
+def _env_path(name, missing, reason):
+    """The path in $name, or ``missing(reason)`` (pytest.fail or pytest.skip) when it is unset or absent."""
     value = os.environ.get(name)
-    return value if value and os.path.exists(value) else None
+    if not (value and os.path.exists(value)):
+        missing(reason)
+    return value
 
 
 @pytest.fixture(scope="session")
 def repo():
-    path = _env_path("AG_REPO")
-    if path is None:
-        pytest.fail("AG_REPO is not set: run these tests through scripts/test-python")
-    return path
+    return _env_path("AG_REPO", pytest.fail, "AG_REPO is not set: run these tests through scripts/test-python")
 
 
 @pytest.fixture(scope="session")
 def real_corpus():
-    path = _env_path("AG_REAL_CORPUS")
-    if path is None:
-        pytest.skip("../shared/real-corpus is absent (AG_REAL_CORPUS unset or missing): the real-archive workflow cannot run")
-    return path
+    return _env_path("AG_REAL_CORPUS", pytest.skip,
+                     "../shared/real-corpus is absent (AG_REAL_CORPUS unset or missing): the real-archive workflow cannot run")
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """A real archivegate-server on a free loopback port with one throwaway tenant; yields
     (base URL, key). Stopped with SIGTERM at the end of the session."""
-    binary = _env_path("AG_SERVER_BIN")
-    if binary is None:
-        pytest.fail("AG_SERVER_BIN is not set: scripts/test-python builds archivegate-server beside the wheel's binary")
+    binary = _env_path("AG_SERVER_BIN", pytest.fail,
+                       "AG_SERVER_BIN is not set: scripts/test-python builds archivegate-server beside the wheel's binary")
     import archivegate
 
     work = tmp_path_factory.mktemp("server")

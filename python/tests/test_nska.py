@@ -5,7 +5,6 @@ libraries render alike: dictionaries, arrays, strings, numbers, dates and custom
 lists where they differ: NSData, NSURL, NSUUID, colours, dictionaries with collection keys …).
 """
 
-import glob
 import os
 
 import pytest
