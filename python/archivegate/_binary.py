@@ -55,8 +55,26 @@ def find_binary() -> str:
 
 def run(arguments: Sequence[str], binary: Optional[str] = None) -> subprocess.CompletedProcess:
     """Runs the binary to completion with stdout and stderr captured (bytes)."""
-    return subprocess.run([binary or find_binary(), *arguments], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
+    return run_together([arguments], binary)[0]
+
+
+def run_together(runs: Sequence[Sequence[str]], binary: Optional[str] = None) -> list:
+    """Runs the binary once per argument list, all at once (their start-ups overlap), and returns
+    each run's CompletedProcess (stdout and stderr captured, bytes) in order."""
+    path = binary or find_binary()
+    processes = [subprocess.Popen([path, *arguments], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE) for arguments in runs]
+    results = []
+    try:
+        for arguments, process in zip(runs, processes):
+            stdout, stderr = process.communicate()
+            results.append(subprocess.CompletedProcess([path, *arguments], process.returncode, stdout, stderr))
+    finally:
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    return results
 
 
 def start(arguments: Sequence[str], stderr, binary: Optional[str] = None) -> subprocess.Popen:

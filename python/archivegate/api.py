@@ -80,11 +80,12 @@ class _Input:
             shutil.rmtree(self._folder, ignore_errors=True)
 
 
-def _one_record(arguments: list[str], source: Optional[str]) -> dict:
-    """Runs a one-file batch (``COMMAND --jobs 1 …``) and returns its record; raises when the run
-    produced none. A batch skips a file that is not a property list at all, where the one-file form
-    calls it malformed: that case is run again in the one-file form for its error line."""
-    completed = _binary.run(arguments)
+def _one_record(arguments: list[str], source: Optional[str], completed=None) -> dict:
+    """The record of a one-file batch (``COMMAND --jobs 1 …``), run here unless ``completed`` is its
+    finished run; raises when the run produced none. A batch skips a file that is not a property
+    list at all, where the one-file form calls it malformed: that case is run again in the one-file
+    form for its error line."""
+    completed = completed or _binary.run(arguments)
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     if len(lines) == 1:
         return json.loads(lines[0])
@@ -115,14 +116,15 @@ def _convert_arguments(mode: str, policy, allow_any_class, limits, nested, class
 def _convert_file(path: str, source: Optional[str], mode: str, native: bool, policy, allow_any_class, limits,
                   nested, class_names, nulls) -> Any:
     _check_mode(mode)
-    plain = _outcome(_one_record(_convert_arguments(mode, policy, allow_any_class, limits, nested, class_names,
-                                                    nulls) + ["--", path], source), source).get("json")
-    if not native:
-        return plain
-    if mode == "typed":
-        return typed_to_native(plain)
-    typed = _outcome(_one_record(_convert_arguments("typed", policy, allow_any_class, limits, nested, "keep",
-                                                    "keep") + ["--", path], source), source).get("json")
+    arguments = _convert_arguments(mode, policy, allow_any_class, limits, nested, class_names, nulls) + ["--", path]
+    if not native or mode == "typed":
+        document = _outcome(_one_record(arguments, source), source).get("json")
+        return typed_to_native(document) if native else document
+    # Native plain values need the typed graph too: both runs at once.
+    typed_arguments = _convert_arguments("typed", policy, allow_any_class, limits, nested, "keep", "keep") + ["--", path]
+    plain_run, typed_run = _binary.run_together([arguments, typed_arguments])
+    plain = _outcome(_one_record(arguments, source, plain_run), source).get("json")
+    typed = _outcome(_one_record(typed_arguments, source, typed_run), source).get("json")
     return rehydrate(plain, typed)
 
 
