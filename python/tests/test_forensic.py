@@ -160,3 +160,10 @@ def test_scan_db_finds_archive_blobs_in_sqlite(real_corpus, tmp_path):
     assert database.read_bytes() == before  # the evidence is never written
     only = list(archivegate.scan_db(database, tables=["kv"], native=False))
     assert len(only) == 1 and only[0]["json"]["root"][0]["Expires"] == "2023-11-13T12:26:54.000Z"
+
+
+def test_a_batch_can_be_stopped_after_its_first_record(real_corpus):
+    records = archivegate.batch(os.path.join(real_corpus, "ileapp"), allow_any_class=True, jobs=1)
+    first = next(records)
+    assert first["status"] in ("converted", "malformed") and first["file"].endswith(".bplist")
+    records.close()  # ends both runs (plain and typed) without raising
