@@ -10,6 +10,7 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         Exit codes: 0 valid/converted, 1 rejected by policy, 2 malformed input or limit exceeded, 64 usage, \
         69 `serve` without archivegate-server beside archivegate.
         """,
+        version: ArchiveGateVersion.string,
         subcommands: [ValidateCommand.self, ConvertCommand.self, EncodeCommand.self, SanitizeCommand.self, ScanDBCommand.self, FetchCommand.self, PolicyCommand.self, ServeCommand.self, HashKeyCommand.self]
     )
 
