@@ -21,6 +21,8 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         if arguments.first == ServeCommand.configuration.commandName {
             ServeCommand.handOver(Array(arguments.dropFirst()))
         }
+        // After the hand-over: an ignored signal stays ignored across exec, and the server is its own.
+        StandardStreams.ignoreBrokenPipes()
         await main(arguments)
     }
 }

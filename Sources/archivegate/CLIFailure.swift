@@ -33,20 +33,15 @@ enum CLIFailure: Error {
 }
 
 enum Terminal {
-    /// One line on stderr, prefixed with the program name.
+    /// One line on stderr, prefixed with the program name; the line is escaped (`TerminalText`),
+    /// so input-derived text in it cannot reach the terminal as control characters.
     static func error(_ line: String) {
-        FileHandle.standardError.write(Data(("archivegate: " + line + "\n").utf8))
+        StandardStreams.writeStderr("archivegate: " + TerminalText.escaped(line) + "\n")
     }
 
-    /// Writes bytes to stdout in chunks, so large JSON streams instead of piling up in a pipe buffer.
+    /// Writes bytes to stdout; a stdout that refuses them ends the CLI with exit 74 (`StandardStreams`).
     static func writeStdout(_ bytes: [UInt8]) {
-        let chunk = 1 << 20
-        var start = 0
-        while start < bytes.count {
-            let end = min(start + chunk, bytes.count)
-            FileHandle.standardOutput.write(Data(bytes[start ..< end]))
-            start = end
-        }
+        bytes.withUnsafeBytes { StandardStreams.writeStdout($0) }
     }
 
     /// One JSON document on one line of stdout, keys sorted (stable on Linux), slashes unescaped.

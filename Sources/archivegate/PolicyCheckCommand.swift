@@ -25,11 +25,12 @@ struct PolicyCheckCommand: ParsableCommand {
             let policy = try Policy.load(json: Array(bytes), name: URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent)
             let schemas = policy.classes.keys.sorted().joined(separator: ", ")
             if strict, !policy.lint.isEmpty {
-                for finding in policy.lint { print("\(file): \(finding)") }
+                for finding in policy.lint { Terminal.outputLine("\(file): \(finding)") }
                 Terminal.error("\(file): \(policy.lint.count) lint finding\(policy.lint.count == 1 ? "" : "s"); fix them or mark the policy \"inspection\": true")
                 throw CLIExit.rejected
             }
-            print("\(file): policy '\(policy.name)' OK — allow: \(policy.allowed.summary); schemas: \(schemas.isEmpty ? "none" : schemas); onViolation: \(policy.onViolation.rawValue)\(policy.inspection ? "; inspection" : "")")
+            let summary = "\(file): policy '\(policy.name)' OK — allow: \(policy.allowed.summary); schemas: \(schemas.isEmpty ? "none" : schemas); onViolation: \(policy.onViolation.rawValue)\(policy.inspection ? "; inspection" : "")"
+            Terminal.outputLine(summary)
         } catch let exit as ExitCode {
             throw exit
         } catch {

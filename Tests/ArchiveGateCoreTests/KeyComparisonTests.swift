@@ -145,3 +145,42 @@ import Testing
         #expect((try? KeyedArchive(plist: PropertyList.read(escaped))) != nil)
     }
 }
+
+/// Schema keys compare by UTF-16 code units, as Foundation's `decodeObjectForKey:` does (issue 31):
+/// `café` (U+00E9) is not satisfied by an archive key `cafe\u{301}`, even when `required`.
+@Suite struct SchemaKeyCodeUnitTests {
+    static func archive(key: String) -> [UInt8] {
+        var builder = KeyedArchiveBuilder()
+        let note = builder.object(class: builder.classRecord("Note"), fields: [key: .uid(builder.add("x"))])
+        builder.setTop("root", note)
+        return builder.binary()
+    }
+
+    static let policy = Inspect.policy(#"{"allow": ["foundation", "Note"], "root": ["Note"], "classes": {"Note": {"keys": {"café": "NSString"}, "required": ["café"], "unknownKeys": "reject"}}}"#)
+
+    @Test func aCanonicallyEquivalentKeyIsAnotherKey() throws {
+        let exact = try Inspect.report(Self.archive(key: "caf\u{E9}"), policy: Self.policy)
+        #expect(exact.valid, "\(exact.violations)")
+        let decomposed = try Inspect.report(Self.archive(key: "cafe\u{301}"), policy: Self.policy)
+        #expect(!decomposed.valid)
+        #expect(Set(decomposed.violations.map(\.code.rawValue)) == ["policy.unknown_key", "policy.missing_required_key"])
+    }
+
+    @Test func sanitizeDropsTheLookAlikeKeyUnderReject() throws {
+        let redact = Inspect.policy(#"{"allow": ["foundation", "Note"], "classes": {"Note": {"keys": {"café": "NSString"}, "unknownKeys": "reject"}}, "onViolation": "redact"}"#)
+        let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: redact)).sanitize(Self.archive(key: "cafe\u{301}"))
+        let output = try KeyedArchive(plist: PropertyList.read(try #require(result.archive)))
+        #expect(output.objectCount == 3)  // $null, the Note without its key, the class record
+        #expect(output.field(1, "$class") != nil)
+        #expect(output.plist.count(of: output.plistIndex(of: 1)) == 1)
+    }
+
+    @Test func typedJSONKeepsBothSpellingsAsTwoKeys() throws {
+        var keys = Set<String>()
+        var spellings: [String] = []
+        #expect(TypedJSONReader.insertKey("caf\u{E9}", into: &keys, spellings: &spellings))
+        #expect(TypedJSONReader.insertKey("cafe\u{301}", into: &keys, spellings: &spellings))
+        #expect(!TypedJSONReader.insertKey("cafe\u{301}", into: &keys, spellings: &spellings))
+        #expect(!TypedJSONReader.insertKey("caf\u{E9}", into: &keys, spellings: &spellings))
+    }
+}

@@ -60,25 +60,28 @@ extension PolicyEvaluator {
     mutating func scanDanger(_ uid: Int, path: (PolicyEvaluator) -> String) throws(ArchiveError) {
         guard uid != 0, let classIndex = archive.classIndex(of: uid), danger.matcher.mayMatch[classIndex],
               danger.seen.insert(uid) else { return }
-        guard let entry = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { return }
-        try recordFinding(entry, uid: uid, classIndex: classIndex, path: path(self))
+        guard let match = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { return }
+        try recordFinding(match, uid: uid, classIndex: classIndex, path: path(self))
     }
 
     /// After the walk: objects no `$top` entry reaches are still in the file, and still reported.
     mutating func scanUnreachable() throws(ArchiveError) {
         for uid in 1 ..< max(archive.objectCount, 1) where !danger.seen.contains(uid) {
             guard let classIndex = archive.classIndex(of: uid), danger.matcher.mayMatch[classIndex],
-                  let entry = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { continue }
-            try recordFinding(entry, uid: uid, classIndex: classIndex, path: "/$objects/\(uid)")
+                  let match = danger.matcher.match(uid, classIndex: classIndex, in: archive) else { continue }
+            try recordFinding(match, uid: uid, classIndex: classIndex, path: "/$objects/\(uid)")
         }
     }
 
-    private mutating func recordFinding(_ entry: DangerEntry, uid: Int, classIndex: Int, path: String) throws(ArchiveError) {
+    private mutating func recordFinding(_ match: DangerMatcher.Match, uid: Int, classIndex: Int, path: String) throws(ArchiveError) {
+        let entry = match.entry
         let className = archive.classes[classIndex].name
-        let acknowledged = policy.acknowledged.contains(className)
-        if !acknowledged, policy.rejectsDanger { redactObject(uid) }
-        appendFinding(.init(code: entry.code, className: className, path: path, reason: entry.reason,
-                            reference: entry.reference, acknowledged: acknowledged))
+        var finding = ValidationReport.Finding(code: entry.code, className: className, path: path, reason: entry.reason,
+                                               reference: entry.reference, acknowledged: false, via: match.via,
+                                               matched: match.matched, details: DangerMatcher.details(uid, in: archive))
+        finding.acknowledged = policy.acknowledges(finding)
+        if !finding.acknowledged, policy.rejectsDanger { redactObject(uid) }
+        appendFinding(finding)
         if entry.match == .shape(.nestedArchive), nesting == nil { danger.undecodedNestedArchives += 1 }
         if entry.match == .shape(.nestedArchive), nesting != nil, let index = DangerMatcher.dataIndex(uid, archive: archive),
            let bytes = archive.plist.data(at: index) {

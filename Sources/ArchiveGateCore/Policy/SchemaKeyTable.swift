@@ -4,8 +4,8 @@
 ///
 /// Every class with a schema gets a run of *slots*: one per name in `keys`, then one per name in
 /// `required` that `keys` lacks. Byte comparison decides only when every name of the class and the
-/// archive key are ASCII (ASCII strings are canonically equivalent exactly when their bytes are
-/// equal); anything else goes through `String` equality, as `Policy` compares names.
+/// archive key are ASCII; anything else is compared by UTF-16 code units (`FoundationKey`), as
+/// Foundation compares NSString keys — never by canonical equivalence.
 struct SchemaKeyTable {
     /// A class's run of slots.
     struct ClassSlots {
@@ -56,13 +56,13 @@ struct SchemaKeyTable {
 
     private mutating func compile(_ schema: Policy.ClassSchema) -> Int {
         var classNames = Array(schema.keys.keys)
-        for name in schema.required where !classNames.contains(name) { classNames.append(name) }
+        for name in schema.required where !classNames.contains(where: { FoundationKey.equal($0, name) }) { classNames.append(name) }
         let first = names.count
         var asciiOnly = true
         for name in classNames {
             names.append(name)
             declared.append(schema.keys[name])
-            requiredSlot.append(schema.required.firstIndex(of: name) ?? -1)
+            requiredSlot.append(schema.required.firstIndex { FoundationKey.equal($0, name) } ?? -1)
             entries.append(-1)
             nameStart.append(nameBytes.count)
             nameBytes.append(contentsOf: name.utf8)
@@ -115,10 +115,10 @@ struct SchemaKeyTable {
         return nil
     }
 
-    /// The slot whose name equals `key` by `String` equality (the general path), or nil.
+    /// The slot whose name is `key` by UTF-16 code units (`FoundationKey`, the general path), or nil.
     func slot(_ compiled: Int, key: String) -> Int? {
         let slots = classSlots[compiled]
-        for slot in slots.first ..< slots.first + slots.count where names[slot] == key { return slot }
+        for slot in slots.first ..< slots.first + slots.count where FoundationKey.equal(names[slot], key) { return slot }
         return nil
     }
 

@@ -18,13 +18,30 @@ public struct ArchiveEncoder: Sendable {
     /// amplification cap); nil: only `maxOutputBytes`.
     public var outputGate: (any OutputGate)?
 
+    /// Classes (and functions, selectors, class constants) whose danger findings are acknowledged,
+    /// as a policy's `acknowledge` (see `Policy.acknowledges`).
+    public var acknowledged: Set<String> = []
+
     public init(limits: DecodeLimits = DecodeLimits(), outputGate: (any OutputGate)? = nil) {
         self.limits = limits
         self.outputGate = outputGate
     }
 
+    /// An encoded archive and the danger catalogue's findings in it, so that a caller never writes
+    /// a predicate, a smuggled `$classes` chain or an expression-shaped object unremarked.
+    public struct Encoded: Sendable {
+        public var archive: [UInt8]
+        /// Findings of the read-back walk (acknowledged per `acknowledged`).
+        public var findings: [ValidationReport.Finding]
+    }
+
     /// The archive `json` describes, in `format` (binary by default).
     public func encode(_ json: [UInt8], format: PropertyList.Format = .binary) throws(EncodeError) -> [UInt8] {
+        try encodeReporting(json, format: format).archive
+    }
+
+    /// The archive `json` describes and the danger findings the read-back walk made in it.
+    public func encodeReporting(_ json: [UInt8], format: PropertyList.Format = .binary) throws(EncodeError) -> Encoded {
         var reader = TypedJSONReader(json, limits: limits, format: format)
         let value = try reader.read()
         guard case .dictionary = value else {
@@ -36,8 +53,7 @@ public struct ArchiveEncoder: Sendable {
         } catch {
             throw EncodeError(.outputLimitExceeded, pointer: "", "the archive \(error.reason)")
         }
-        try check(bytes)
-        return bytes
+        return Encoded(archive: bytes, findings: try check(bytes))
     }
 
     /// Writes a property-list value in `format`, unbounded (tests and tools that trust the value).
@@ -57,8 +73,8 @@ public struct ArchiveEncoder: Sendable {
     }
 
     /// Reads `bytes` back as `convert` would (inspection policy, these limits) and maps the first
-    /// structural error to an `EncodeError`.
-    func check(_ bytes: [UInt8]) throws(EncodeError) {
+    /// structural error to an `EncodeError`; returns the danger findings.
+    func check(_ bytes: [UInt8]) throws(EncodeError) -> [ValidationReport.Finding] {
         var readLimits = limits.propertyList
         readLimits.maxInputBytes = max(readLimits.maxInputBytes, bytes.count)
         let plist: PropertyList
@@ -71,8 +87,9 @@ public struct ArchiveEncoder: Sendable {
             let archive = try KeyedArchive(plist: plist, maxObjects: limits.maxObjects)
             var policy = Policy.inspection
             policy.limits = limits
+            policy.acknowledged = acknowledged
             var evaluator = PolicyEvaluator(archive: archive, policy: policy)
-            _ = try evaluator.evaluate()
+            return try evaluator.evaluate().report.findings
         } catch {
             throw EncodeError(.init(archive: error.code), pointer: error.path, error.message)
         }

@@ -22,7 +22,7 @@ struct CanonicalArchiveWriter {
     /// Old UIDs in output order; the output's `$objects` (after `$null`) in the same order.
     private var queue: [Int] = []
     /// Class records written, by name and claimed chain.
-    private var classRecords: [[String]: UInt32] = [:]
+    private var classRecords: [[[UInt16]]: UInt32] = [:]
     private var objects: [PropertyListValue] = ["$null"]
 
     init(archive: KeyedArchive, redactions: Redactions, policy: Policy, bound: OutputBound = .unlimited) {
@@ -109,7 +109,7 @@ struct CanonicalArchiveWriter {
         let dropped = droppedElements(old, archiveClass)
         for pair in 0 ..< plist.count(of: index) {
             guard let key = plist.string(at: plist.dictionaryKey(index, pair: pair)), key != "$class" else { continue }
-            if let schema, schema.unknownKeys == .reject, schema.keys[Self.userKey(key)] == nil { continue }
+            if let schema, schema.unknownKeys == .reject, schema.declaredExpectation(forKey: Self.userKey(key)) == nil { continue }
             if let shape = archiveClass.shape, !shape.keepsField(key, objCTypedValue: objCTypedValue) { continue }
             let value = plist.dictionaryValue(index, pair: pair)
             if plist.kind(of: value) == .set {
@@ -204,11 +204,14 @@ struct CanonicalArchiveWriter {
     }
 
     private mutating func classRecord(_ archiveClass: ArchiveClass) -> UInt32 {
-        let key = [archiveClass.name] + archiveClass.claimedChain
+        // The chain written leaves out classes smuggled in for the unarchiver to fall back on.
+        let chain = DangerMatcher.chainToWrite(archiveClass)
+        // By UTF-16 code units, as the runtime names classes: `café` and `cafe\u{301}` stay two records.
+        let key = ([archiveClass.name] + chain).map { Array($0.utf16) }
         if let existing = classRecords[key] { return existing }
         let uid = UInt32(objects.count)
         objects.append(.dictionary(["$classname": .string(archiveClass.name),
-                                    "$classes": .array(archiveClass.claimedChain.map(PropertyListValue.string))]))
+                                    "$classes": .array(chain.map(PropertyListValue.string))]))
         classRecords[key] = uid
         return uid
     }

@@ -109,11 +109,23 @@ struct TypedJSONReader {
         }
     }
 
+    /// Inserts `key` unless the object already has it, compared by UTF-16 code units as the archive's
+    /// NSString keys are (`café` and `cafe\u{301}` are two keys): `keys` holds one spelling per
+    /// canonical-equivalence class, `spellings` every other spelling met (rare). False for a duplicate.
+    static func insertKey(_ key: String, into keys: inout Set<String>, spellings: inout [String]) -> Bool {
+        let (inserted, member) = keys.insert(key)
+        if inserted { return true }
+        if member.utf16.elementsEqual(key.utf16) || spellings.contains(where: { $0.utf16.elementsEqual(key.utf16) }) { return false }
+        spellings.append(key)
+        return true
+    }
+
     private mutating func readObject(depth: Int) throws(EncodeError) -> PropertyListValue {
         let objectStart = position
         position += 1
         var entries = [PropertyListValue.Entry]()
         var keys = Set<String>()
+        var spellings: [String] = []
         skipWhitespace()
         if position < input.count, input[position] == UInt8(ascii: "}") {
             position += 1
@@ -124,7 +136,7 @@ struct TypedJSONReader {
             guard position < input.count, input[position] == UInt8(ascii: "\"") else { throw syntax("expected a string key") }
             let keyStart = position
             let key = try readString()
-            guard keys.insert(key).inserted else {
+            guard Self.insertKey(key, into: &keys, spellings: &spellings) else {
                 path.append(.key(key))
                 throw failure(.duplicateKey, "the key \"\(key)\" appears twice in one object", offset: keyStart)
             }

@@ -74,12 +74,12 @@ final class BatchRunner: @unchecked Sendable {
         progress.update(files: files, bytes: bytes)
     }
 
-    /// Written to a temporary file beside `url` and renamed over it (`.atomic`), so a failed write
-    /// (a full disk) leaves no truncated file that looks converted.
+    /// Written to a temporary file beside `url` and renamed over it (`OutputFile`), so a failed write
+    /// (a full disk) leaves no truncated file that looks converted; never renamed over a device.
     private func write(_ bytes: [UInt8], to url: URL) -> Bool {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(bytes).write(to: url, options: .atomic)
+            try OutputFile.write(bytes, to: url.path)
             return true
         } catch {
             return false

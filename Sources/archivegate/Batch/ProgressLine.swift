@@ -46,7 +46,7 @@ final class ProgressLine: @unchecked Sendable {
     func message(_ line: String) {
         lock.withLock {
             if barShown { write("\r\u{1B}[K"); barShown = false; lastDrawn = .distantPast }
-            write("archivegate: " + line + "\n")
+            write("archivegate: " + TerminalText.escaped(line) + "\n")
         }
     }
 
@@ -69,7 +69,7 @@ final class ProgressLine: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.writeStderr(text)
     }
 
     /// Bytes as megabytes with one decimal.

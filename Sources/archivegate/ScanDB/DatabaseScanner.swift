@@ -22,7 +22,10 @@ struct DatabaseScanner {
         self.snapshot = snapshot
         let database = snapshot.database
         var names: [String] = []
-        try database.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name") { row in
+        // Only SQLite's own tables are skipped, by exact name: `NOT LIKE 'sqlite_%'` also skipped
+        // `SQLiteStore` and `sqlite1` (LIKE ignores case and `_` matches any character).
+        let skipped = Self.internalTables.map { "'\($0)'" }.joined(separator: ", ")
+        try database.query("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT IN (\(skipped)) ORDER BY name") { row in
             if let name = row.text(0) { names.append(name) }
             return true
         }
@@ -32,8 +35,12 @@ struct DatabaseScanner {
         var tables: [Table] = []
         for name in names where wantedTables.isEmpty || wantedTables.contains(name) {
             var columns: [String] = []
-            try database.query("PRAGMA table_info(\(ReadOnlyDatabase.quoted(name)))") { row in
-                if let column = row.text(1), wantedColumns.isEmpty || wantedColumns.contains(column) { columns.append(column) }
+            // table_xinfo, not table_info: generated columns (hidden 2 virtual, 3 stored) are listed
+            // too; hidden 1 (a virtual table's hidden columns) is not data of the table's rows.
+            try database.query("PRAGMA table_xinfo(\(ReadOnlyDatabase.quoted(name)))") { row in
+                if let column = row.text(1), row.integer(6) != 1, wantedColumns.isEmpty || wantedColumns.contains(column) {
+                    columns.append(column)
+                }
                 return true
             }
             guard !columns.isEmpty else { continue }
@@ -51,6 +58,9 @@ struct DatabaseScanner {
         }
         self.tables = tables
     }
+
+    /// The tables SQLite itself keeps (exact names; `sqlite_schema` is not listed as a table).
+    static let internalTables = ["sqlite_sequence", "sqlite_stat1", "sqlite_stat2", "sqlite_stat3", "sqlite_stat4"]
 
     struct ScanFailure: Error, CustomStringConvertible {
         var message: String

@@ -15,6 +15,10 @@ final class DatabaseSnapshot {
     private let copyFolder: URL?
 
     init(path: String) throws {
+        // Each file SQLite may open beside the database must be a regular file (or absent): a FIFO
+        // would block the scan for ever, a device would be read without end.
+        try DatabaseCopy.requireRegularFile(path)
+        for suffix in ["-wal", "-shm", "-journal"] { try DatabaseCopy.requireRegularFile(path + suffix, mayBeMissing: true) }
         if let reason = Self.reasonToCopy(path) {
             (database, copyFolder) = try Self.openCopy(of: path)
             copyReason = reason
@@ -54,15 +58,16 @@ final class DatabaseSnapshot {
         return nil
     }
 
-    /// Copies the database and its `-wal` into a new temporary folder and opens the copy.
+    /// Copies the database and its `-wal` into a new temporary folder and opens the copy
+    /// (`DatabaseCopy`: regular files only, holes kept, a `-wal` without a WAL header left out).
     private static func openCopy(of path: String) throws -> (ReadOnlyDatabase, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("archivegate-scan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let copy = folder.appendingPathComponent("copy.sqlite")
         do {
-            try FileManager.default.copyItem(atPath: path, toPath: copy.path)
-            if FileManager.default.fileExists(atPath: path + "-wal") {
-                try FileManager.default.copyItem(atPath: path + "-wal", toPath: copy.path + "-wal")
+            try DatabaseCopy.copy(path, to: copy.path)
+            if FileManager.default.fileExists(atPath: path + "-wal"), DatabaseCopy.hasWALHeader(path + "-wal") {
+                try DatabaseCopy.copy(path + "-wal", to: copy.path + "-wal")
                 // Read through the copied WAL (SQLite makes the -shm it needs in our folder).
                 return (try ReadOnlyDatabase(path: copy.path, immutable: false), folder)
             }

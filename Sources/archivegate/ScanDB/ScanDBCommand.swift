@@ -51,6 +51,9 @@ struct ScanDBCommand: ParsableCommand {
             let snapshot = try DatabaseSnapshot(path: file)
             if let reason = snapshot.copyReason { Terminal.error("\(file): reading a private copy: \(reason)") }
             scanner = try DatabaseScanner(snapshot: snapshot, tables: table, columns: column)
+        } catch let refusal as DatabaseCopy.Refusal {
+            Terminal.error(refusal.description)  // a FIFO, a device, a file that kept changing
+            throw CLIExit.malformed
         } catch {
             Terminal.error("\(file): not a readable SQLite database: \(error)")
             throw CLIExit.malformed

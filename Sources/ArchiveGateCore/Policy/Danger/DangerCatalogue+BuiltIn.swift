@@ -1,10 +1,16 @@
 extension DangerCatalogue {
     /// The catalogue ArchiveGate ships with. References are short citations of the public record.
-    public static let builtIn = DangerCatalogue(version: 1, entries: [
+    ///
+    /// Version 2: class names are matched as Foundation's lookup sees them (`ClassLookupName`) and
+    /// along the claimed `$classes` chain, predicate and expression objects are recognised by their
+    /// keys (`DangerEntry.keys`, the names Foundation's and GNUstep's `encodeWithCoder:` write),
+    /// and NSCustomPredicateOperator (a comparison by an archived selector) joined `danger.predicate`.
+    public static let builtIn = DangerCatalogue(version: 2, entries: [
         DangerEntry(
             code: .predicate,
             match: .classes(["NSPredicate", "NSComparisonPredicate", "NSCompoundPredicate", "NSTruePredicate",
-                             "NSFalsePredicate", "NSBlockPredicate"]),
+                             "NSFalsePredicate", "NSBlockPredicate", "NSCustomPredicateOperator"]),
+            keys: ["NSPredicateOperator", "NSLeftExpression", "NSRightExpression", "NSSubpredicates", "NSCompoundPredicateType"],
             reason: "a decoded predicate is an expression program; evaluating it can call arbitrary selectors",
             reference: "FORCEDENTRY; CVE-2023-23530, CVE-2023-23531 (NSPredicate sandbox escapes)"),
         DangerEntry(
@@ -14,6 +20,7 @@ extension DangerCatalogue {
                              "NSSubqueryExpression", "NSTernaryExpression", "NSBlockExpression",
                              "NSUnionSetExpression", "NSIntersectSetExpression", "NSMinusSetExpression",
                              "NSAnyKeyExpression", "NSKeyPathSpecifierExpression", "NSVariableAssignmentExpression"]),
+            keys: ["NSExpressionType", "NSSelectorName", "NSOperand", "NSArguments", "NSConstantValueClassName", "NSKeyPath"],
             reason: "an NSExpression names key paths and functions (FUNCTION(), selectors) run when it is evaluated",
             reference: "CVE-2023-23530, CVE-2023-23531; NSPredicate/NSExpression bug class"),
         DangerEntry(

@@ -11,15 +11,27 @@ public struct DangerCatalogue: Sendable {
 
     /// The entry whose class list names `className` exactly or by prefix (first match wins).
     public func classEntry(for className: String) -> DangerEntry? {
+        classMatch(for: className)?.entry
+    }
+
+    /// The entry whose class list names `className` (compared as Swift strings: canonically
+    /// equivalent spellings match) and the catalogue's own spelling of what it matched.
+    public func classMatch(for className: String) -> (entry: DangerEntry, name: String)? {
         for entry in entries {
             switch entry.match {
-            case .classes(let names) where names.contains(className): return entry
-            case .classPrefix(let prefix) where className.hasPrefix(prefix): return entry
-            default: continue
+            case .classes(let names):
+                if let found = names.firstIndex(of: className) { return (entry, names[found]) }
+            case .classPrefix(let prefix) where className.hasPrefix(prefix):
+                return (entry, className)
+            default:
+                continue
             }
         }
         return nil
     }
+
+    /// The entries that also recognise an object by its field keys, whatever its class says.
+    public var keyEntries: [DangerEntry] { entries.filter { !$0.keys.isEmpty } }
 
     /// The entry that matches `shape`.
     public func shapeEntry(_ shape: DangerEntry.Shape) -> DangerEntry? {
@@ -53,8 +65,20 @@ public struct DangerEntry: Hashable, Sendable {
     /// Stable `danger.*` code (`DangerCode`), as reports, metrics and logs show it.
     public let code: DangerCode
     public let match: Match
+    /// Field keys that also recognise the entry's objects whatever their class says: an object with
+    /// at least one of them (the keys Foundation's own `encodeWithCoder:` writes for the class) is
+    /// found under a renamed or unknown class too. Empty for most entries.
+    public let keys: Set<String>
     /// One line: why this is dangerous.
     public let reason: String
     /// Where the public record says so (advisory, article or pull request).
     public let reference: String
+
+    public init(code: DangerCode, match: Match, keys: Set<String> = [], reason: String, reference: String) {
+        self.code = code
+        self.match = match
+        self.keys = keys
+        self.reason = reason
+        self.reference = reference
+    }
 }

@@ -2,11 +2,22 @@
 /// per archive class; shapes are looked at only for the classes that can have them, so the walk
 /// pays one array lookup per object.
 struct DangerMatcher {
+    /// A catalogue entry an object matches, and how (`via`/`matched` as `Finding` reports them).
+    struct Match {
+        var entry: DangerEntry
+        var via: ValidationReport.Finding.Via?
+        var matched: String?
+    }
+
     let catalogue: DangerCatalogue
-    /// Per archive class: the entry its `$classname` (or claimed chain) matches.
-    private let classEntries: [DangerEntry?]
+    /// Per archive class: the entry its `$classname` (as looked up, or its claimed chain) matches.
+    private let classMatches: [Match?]
     /// Per archive class: whether an object of it needs a look at all.
     let mayMatch: [Bool]
+    /// Per archive class: whether its objects are looked at for predicate and expression keys
+    /// (custom classes no class entry matched: Foundation's own shapes decode only their fields).
+    private let checksKeys: [Bool]
+    private let keyEntries: [DangerEntry]
     private let urlEntry: DangerEntry?
     private let nestedEntry: DangerEntry?
 
@@ -14,32 +25,104 @@ struct DangerMatcher {
         self.catalogue = catalogue
         urlEntry = catalogue.shapeEntry(.urlBookmark)
         nestedEntry = catalogue.shapeEntry(.nestedArchive)
+        keyEntries = catalogue.keyEntries
         let claimed = catalogue.shapeEntry(.claimedFoundationSuperclass)
-        var entries: [DangerEntry?] = []
+        var matches: [Match?] = []
         var may: [Bool] = []
+        var keys: [Bool] = []
         for archiveClass in archive.classes {
-            var entry = archiveClass.isInline ? nil : catalogue.classEntry(for: archiveClass.name)
-            if entry == nil, !archiveClass.isInline, Self.claimsFoundationSuperclass(archiveClass) { entry = claimed }
-            entries.append(entry)
-            may.append(entry != nil || archiveClass.shape == .url || archiveClass.shape == .data
+            var match = archiveClass.isInline ? nil : Self.classMatch(archiveClass, catalogue: catalogue)
+            if match == nil, !archiveClass.isInline, Self.claimsFoundationSuperclass(archiveClass), let claimed {
+                match = Match(entry: claimed)
+            }
+            matches.append(match)
+            let checksKeysHere = match == nil && !archiveClass.isInline && archiveClass.shape == nil && !keyEntries.isEmpty
+            keys.append(checksKeysHere)
+            may.append(match != nil || checksKeysHere || archiveClass.shape == .url || archiveClass.shape == .data
                        || (archiveClass.isInline && archiveClass.name == "NSData"))
         }
-        classEntries = entries
+        classMatches = matches
         mayMatch = may
+        checksKeys = keys
+    }
+
+    /// The class entry a class record matches: its `$classname` as written, then as Foundation's
+    /// lookup sees it, then each class of its claimed chain (NSKeyedUnarchiver instantiates the
+    /// first chain class it finds when it has no `$classname` class), also as looked up.
+    static func classMatch(_ archiveClass: ArchiveClass, catalogue: DangerCatalogue) -> Match? {
+        if let found = catalogue.classMatch(for: archiveClass.name) { return Match(entry: found.entry) }
+        let lookup = ClassLookupName.normalised(archiveClass.name)
+        if lookup != archiveClass.name, let found = catalogue.classMatch(for: lookup) {
+            return Match(entry: found.entry, via: .lookup, matched: found.name)
+        }
+        for claimed in archiveClass.claimedChain.dropFirst() {
+            if let found = catalogue.classMatch(for: ClassLookupName.normalised(claimed)) {
+                return Match(entry: found.entry, via: .chain, matched: found.name)
+            }
+        }
+        return nil
+    }
+
+    /// The `$classes` chain `sanitize` writes for a class record: as claimed, except that a class
+    /// the catalogue names is left out unless the `$classname` itself is one (an NSComparisonPredicate
+    /// may say it is an NSPredicate; `Innocent` may not smuggle one in for the unarchiver to fall
+    /// back on).
+    static func chainToWrite(_ archiveClass: ArchiveClass, catalogue: DangerCatalogue = .builtIn) -> [String] {
+        let chain = archiveClass.claimedChain
+        guard chain.count > 1 else { return chain }
+        let own = catalogue.classMatch(for: archiveClass.name) ?? catalogue.classMatch(for: ClassLookupName.normalised(archiveClass.name))
+        if own != nil { return chain }
+        return [chain[0]] + chain.dropFirst().filter { catalogue.classMatch(for: ClassLookupName.normalised($0)) == nil }
     }
 
     /// The catalogue entry object `uid` (of archive class `classIndex`) matches, if any.
-    func match(_ uid: Int, classIndex: Int, in archive: KeyedArchive) -> DangerEntry? {
-        if let entry = classEntries[classIndex] { return entry }
+    func match(_ uid: Int, classIndex: Int, in archive: KeyedArchive) -> Match? {
+        if let match = classMatches[classIndex] { return match }
+        if checksKeys[classIndex], let match = keyMatch(uid, in: archive) { return match }
         // The class record is not copied out: a copy retains its name and claimed chain.
         if archive.classes[classIndex].shape == .url, let urlEntry, let value = archive.field(uid, "NS.minimalBookmarkData"),
            archive.referencedUID(value) != 0 {
-            return urlEntry
+            return Match(entry: urlEntry)
         }
         if let nestedEntry, let bytes = Self.dataBytes(uid, archive: archive), Self.looksLikePropertyList(bytes) {
-            return nestedEntry
+            return Match(entry: nestedEntry)
         }
         return nil
+    }
+
+    /// The first key entry one of whose keys object `uid` has as a field key (compared by UTF-16
+    /// code units, as Foundation's `decodeObjectForKey:` does).
+    private func keyMatch(_ uid: Int, in archive: KeyedArchive) -> Match? {
+        let index = archive.plistIndex(of: uid)
+        guard archive.plist.kind(of: index) == .dictionary else { return nil }
+        for pair in 0 ..< archive.plist.count(of: index) {
+            guard let key = archive.plist.string(at: archive.plist.dictionaryKey(index, pair: pair)),
+                  key.utf8.count > 2, key.utf8.first == UInt8(ascii: "N") else { continue }
+            for entry in keyEntries {
+                if let found = entry.keys.first(where: { FoundationKey.equal($0, key) }) { return Match(entry: entry, via: .keys, matched: found) }
+            }
+        }
+        return nil
+    }
+
+    /// The functions, selectors, key paths and class constants object `uid` names in its own fields.
+    static func details(_ uid: Int, in archive: KeyedArchive) -> DangerDetails {
+        var details = DangerDetails()
+        func text(_ key: StaticString) -> String? {
+            guard let value = archive.field(uid, key) else { return nil }
+            if let target = archive.referencedUID(value) { return archive.stringValue(ofObject: target) }
+            return archive.plist.string(at: value)
+        }
+        if let selector = text("NSSelectorName") {
+            // An operator (NSCustomPredicateOperator) compares with its selector; an expression calls it.
+            let isOperator = archive.field(uid, "NSOperatorType") != nil || archive.archiveClass(of: uid)?.name.hasSuffix("PredicateOperator") == true
+            if isOperator { details.selectors.append(selector) } else { details.functions.append(selector) }
+        }
+        if let selector = text("NSSelector") { details.selectors.append(selector) }
+        if let keyPath = text("NSKeyPath") { details.keyPaths.append(keyPath) }
+        if let key = text("NSKey") { details.keyPaths.append(key) }
+        if let constant = text("NSConstantValueClassName") { details.classConstants.append(constant) }
+        return details
     }
 
     /// The bytes of an NSData object (inline data, or `NS.data` of an NSData/NSMutableData record).
