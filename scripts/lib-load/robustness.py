@@ -18,6 +18,7 @@ import config_attacks  # noqa: E402
 import harness  # noqa: E402
 import memory_attacks  # noqa: E402
 import store_attacks  # noqa: E402
+import write_attacks  # noqa: E402
 from harness import Failure, check, say  # noqa: E402
 
 HEADER_TIMEOUT = 2   # s: http.headerTimeoutSeconds of the test server
@@ -483,10 +484,10 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/robustness")
     parser.add_argument("--binary", required=True)
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i",
+    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i,j",
                         help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, "
                              "f early close, g amplification with non-reading clients, h held gzip trailers, "
-                             "i a 262 MB stored result then list/metadata/304)")
+                             "i a 262 MB stored result then list/metadata/304, j sanitize/encode amplification)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     harness.install_signal_cleanup()
@@ -505,7 +506,7 @@ def main():
                                     idle_timeout=IDLE_TIMEOUT, body_timeout=BODY_TIMEOUT,
                                     label="robustness server", settings=harness.UNCAPPED_UPLOADS).start()
             harness.check_fixture_accepted(server, calm, "1k")
-        if only & {"g", "h"}:
+        if only & {"g", "h", "j"}:
             budget_server = memory_attacks.start_server(args.binary, calm, greedy)
         for letter, run in (("a", lambda: scenario_slow(server, calm, args.short)),
                             ("b", lambda: scenario_sigterm(args.binary, args.short)),
@@ -515,7 +516,8 @@ def main():
                             ("f", lambda: config_attacks.scenario_early_close(server, calm, BODY_TIMEOUT, args.short)),
                             ("g", lambda: memory_attacks.scenario_amplification(budget_server, calm, greedy, args.short)),
                             ("h", lambda: memory_attacks.scenario_held_trailers(budget_server, calm, greedy, args.short)),
-                            ("i", lambda: store_attacks.scenario_large_stored_result(args.binary, args.short))):
+                            ("i", lambda: store_attacks.scenario_large_stored_result(args.binary, args.short)),
+                            ("j", lambda: write_attacks.scenario_write_amplification(budget_server, calm, greedy, args.short))):
             if letter not in only:
                 continue
             started = time.monotonic()
@@ -525,7 +527,7 @@ def main():
                 say(f"FAIL: {failure}")
                 failures.append(letter)
             say(f"({letter}) took {time.monotonic() - started:.0f} s")
-            if letter in ("g", "h"):
+            if letter in ("g", "h", "j"):
                 check(budget_server.alive(), f"the memory-budget server died during ({letter}): {budget_server.log_tail()}")
             elif server is not None and letter not in ("b", "e", "i"):
                 check(server.alive(), f"the robustness server died during ({letter}): {server.log_tail()}")
