@@ -19,6 +19,7 @@ import harness  # noqa: E402
 import memory_attacks  # noqa: E402
 import slot_attacks  # noqa: E402
 import store_attacks  # noqa: E402
+import write_attacks  # noqa: E402
 from harness import Failure, check, say  # noqa: E402
 
 HEADER_TIMEOUT = 2   # s: http.headerTimeoutSeconds of the test server
@@ -484,11 +485,11 @@ def main():
     parser = argparse.ArgumentParser(prog="scripts/robustness")
     parser.add_argument("--binary", required=True)
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i,j,k",
+    parser.add_argument("--only", default="a,b,c,d,e,f,g,h,i,j,k,l",
                         help="comma-separated scenarios (a slow, b sigterm, c flood, d hostile, e config mistakes, "
                              "f early close, g amplification with non-reading clients, h held gzip trailers, "
                              "i a 262 MB stored result then list/metadata/304, j upload slots held by stalled "
-                             "bodies, k upload slots held by trickled bodies)")
+                             "bodies, k upload slots held by trickled bodies, l sanitize/encode amplification)")
     args = parser.parse_args()
     only = set(args.only.split(","))
     harness.install_signal_cleanup()
@@ -508,7 +509,7 @@ def main():
                                     idle_timeout=IDLE_TIMEOUT, body_timeout=BODY_TIMEOUT,
                                     label="robustness server", settings=harness.UNCAPPED_UPLOADS).start()
             harness.check_fixture_accepted(server, calm, "1k")
-        if only & {"g", "h"}:
+        if only & {"g", "h", "l"}:
             budget_server = memory_attacks.start_server(args.binary, calm, greedy)
         if only & {"j", "k"}:
             slot_server, holders = slot_attacks.start_server(args.binary, calm)
@@ -522,7 +523,8 @@ def main():
                             ("h", lambda: memory_attacks.scenario_held_trailers(budget_server, calm, greedy, args.short)),
                             ("i", lambda: store_attacks.scenario_large_stored_result(args.binary, args.short)),
                             ("j", lambda: slot_attacks.scenario_slots(slot_server, calm, holders, "stalled", args.short)),
-                            ("k", lambda: slot_attacks.scenario_slots(slot_server, calm, holders, "trickle", args.short))):
+                            ("k", lambda: slot_attacks.scenario_slots(slot_server, calm, holders, "trickle", args.short)),
+                            ("l", lambda: write_attacks.scenario_write_amplification(budget_server, calm, greedy, args.short))):
             if letter not in only:
                 continue
             started = time.monotonic()
@@ -532,7 +534,7 @@ def main():
                 say(f"FAIL: {failure}")
                 failures.append(letter)
             say(f"({letter}) took {time.monotonic() - started:.0f} s")
-            if letter in ("g", "h"):
+            if letter in ("g", "h", "l"):
                 check(budget_server.alive(), f"the memory-budget server died during ({letter}): {budget_server.log_tail()}")
             elif letter in ("j", "k"):
                 check(slot_server.alive(), f"the upload-slot server died during ({letter}): {slot_server.log_tail()}")

@@ -38,9 +38,11 @@ enum DecodeEstimate {
         return Int(clamping: count)
     }
 
-    /// encode's working set per typed-JSON byte: the `PropertyListValue` tree read from the JSON
-    /// (a JSON value of a few bytes is a tree node of a few dozen).
-    static let bytesPerTypedJSONByte = 4
+    /// encode's working set per typed-JSON byte: the `PropertyListValue` tree read from the JSON,
+    /// the binary writer's object table and the read-back of the archive. An 11-byte `{"$uid":0}`
+    /// is a boxed tree node, an object-table entry and a decoded object: about 150 bytes
+    /// (scripts/robustness (j) peaked past its margin at 4 ×).
+    static let bytesPerTypedJSONByte = 16
     /// A written archive is held and then decoded again (encode's check, sanitize's next round):
     /// itself, its bytes in the decode, and about as much again for its objects.
     static let writtenArchiveBytesPerByte = 3
