@@ -203,7 +203,8 @@ struct FoundationJSON {
         case "Q": text = String(read(UInt64(0)))
         case "f": text = Double(read(Float(0))).description
         case "d": text = read(Double(0)).description
-        case "B": text = read(false) ? "true" : "false"
+        // As 1/0: the comparison takes a bool for its integer (an NSNumber cannot say bool).
+        case "B": text = read(false) ? "1" : "0"
         default: return false
         }
         append("{\"$class\":\"NSValue\",\"$0\":"); string(type); append(",\"$1\":" + text + "}")

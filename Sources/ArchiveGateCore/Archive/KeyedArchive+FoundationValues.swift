@@ -68,11 +68,13 @@ extension KeyedArchive {
 
     /// An NSDecimalNumber as its exact decimal text (`"-123.45"`, `"NaN"`), or nil when unreadable.
     public func decimalString(_ uid: Int) -> String? {
-        guard let exponent = scalarField(uid, "NS.exponent").flatMap(plist.int64(at:)),
-              let length = scalarField(uid, "NS.length").flatMap(plist.int64(at:)),
-              let mantissaIndex = scalarField(uid, "NS.mantissa"), let mantissa = plist.data(at: mantissaIndex),
+        // Apple reads every field raw (decodeInt32/decodeBool/decodeBytes): a reference is no value
+        // to it. (corelibs reads NS.mantissa with decodeObject and mis-combines it: bug 1 of the oracle.)
+        guard let exponent = inlineInteger(uid, "NS.exponent"), let length = inlineInteger(uid, "NS.length"),
+              let mantissa = field(uid, "NS.mantissa").flatMap({ plist.data(at: $0) }),
               (0 ... 8).contains(length), mantissa.count == 16, (-128 ... 127).contains(exponent) else { return nil }
-        let negative = scalarField(uid, "NS.negative").map { plist.boolValue(at: $0) } ?? false
+        if let flag = field(uid, "NS.negative"), plist.uid(at: flag) != nil { return nil }
+        let negative = field(uid, "NS.negative").map { plist.boolValue(at: $0) } ?? false
         if length == 0 { return negative ? "NaN" : "0" }
         var value: UInt128 = 0
         for word in (0 ..< Int(length)).reversed() {
