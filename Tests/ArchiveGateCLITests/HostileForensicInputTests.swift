@@ -91,7 +91,8 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "cat \"$0\" > \"$1\"", fifo, captured]
+        // Bounded: a CLI that renames over the FIFO never opens it, and the reader gives up.
+        reader.arguments = ["-c", "timeout 20 cat \"$0\" > \"$1\"", fifo, captured]
         try reader.run()
         let throughFIFO = try CLIRunner.run(["sanitize", "--out", fifo, input])
         reader.waitUntilExit()
@@ -131,7 +132,7 @@ import Glibc
         #expect(mkfifo(fifo, 0o600) == 0)
         let reader = Process()
         reader.executableURL = URL(fileURLWithPath: "/bin/sh")
-        reader.arguments = ["-c", "cat \"$0\" > /dev/null", fifo]  // the shell's redirection only writes
+        reader.arguments = ["-c", "timeout 20 cat \"$0\" > /dev/null", fifo]  // the shell's redirection only writes
         try reader.run()
         let result = try CLIRunner.run(["encode", "--out", fifo, json])
         reader.waitUntilExit()
