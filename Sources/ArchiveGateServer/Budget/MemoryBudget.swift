@@ -10,7 +10,7 @@ import Synchronization
 ///                        server.busy, past the tenant's share → 429 tenant.busy (both Retry-After)
 ///     lease.release()    everything back, once the response is written or the request failed
 ///
-/// Accounting is an estimate of what the request's buffers hold (see `MemoryLease+Decode`), not a
+/// Accounting is an estimate of what the request's buffers hold (see `DecodeEstimate`), not a
 /// measurement of the heap: it keeps one tenant, or many clients, from growing the process without
 /// bound. The lock is held for a few additions only.
 final class MemoryBudget: Sendable {
