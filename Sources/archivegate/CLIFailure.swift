@@ -2,7 +2,8 @@ import ArgumentParser
 import ArchiveGateCore
 import Foundation
 
-/// Exit codes are values: 0 valid, 1 rejected by policy, 2 malformed input or limit, 64 usage.
+/// Exit codes are values: 0 valid, 1 rejected by policy, 2 malformed input, 3 inconclusive, 64 usage
+/// (`status(for:)` maps a verdict).
 enum CLIExit {
     static let rejected = ExitCode(1)
     static let malformed = ExitCode(2)
@@ -15,14 +16,14 @@ enum CLIExit {
 enum CLIFailure: Error {
     case usage(String)
 
-    /// The catch every command shares: a malformed archive (or a limit) prints its one line and
-    /// exits 2; a usage failure (an input that cannot be opened) prints its message and exits 64.
+    /// The catch every command shares: an input that could not be evaluated prints its one line and
+    /// exits by its verdict (malformed 2, a limit inconclusive 3, a plain property list 0); a usage failure (an input that cannot be opened) prints its message and exits 64.
     /// `source` (a file or URL) starts the line. Nil for any other error, which the caller rethrows.
     static func exitCode(reporting error: any Error, source: String) -> ExitCode? {
         switch error {
         case let error as ArchiveGateError:
-            Terminal.error("\(source): \(Terminal.malformed(error))")
-            return CLIExit.malformed
+            Terminal.error("\(source): \(Terminal.failure(error))")
+            return CLIExit.status(for: Verdict(error))
         case CLIFailure.usage(let message):
             Terminal.error(message)  // the caller's mistake, not the archive's
             return CLIExit.usage
@@ -44,17 +45,8 @@ enum Terminal {
         bytes.withUnsafeBytes { StandardStreams.writeStdout($0) }
     }
 
-    /// One JSON document on one line of stdout, keys sorted (stable on Linux), slashes unescaped.
-    static func writeJSONLine(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var line = try encoder.encode(value)
-        line.append(0x0A)
-        writeStdout(Array(line))
-    }
-
-    /// `convert` and `fetch --convert`: findings and redactions on stderr, the JSON on stdout; a
-    /// rejection prints its reason and exits 1. `source` (a file or URL) starts each stderr line.
+    /// `convert` and `fetch --convert`: findings and redactions on stderr, the JSON on stdout; then
+    /// the exit status of the verdict (a rejection prints its reason and exits 1). `source` (a file or URL) starts each stderr line.
     static func writeConversion(_ inspection: Inspection, source: String, pretty: Bool) throws {
         reportFindings(inspection.report, file: source)
         guard let json = inspection.json else {
@@ -66,6 +58,8 @@ enum Terminal {
         }
         writeStdout(json)
         if !pretty { writeStdout([0x0A]) }
+        if let line = verdictLine(inspection.report) { error("\(source): \(line)") }
+        try CLIExit.exit(for: inspection.report.verdict)
     }
 
     /// `convert`: like `writeConversion`, with the JSON streamed to stdout in chunks as it is rendered
@@ -97,6 +91,9 @@ enum Terminal {
             Terminal.error("\(source): output incomplete: writing to stdout failed after \(sink.bytesWritten) bytes: \(sink.failureDescription)")
             throw CLIExit.outputFailed
         }
+        // Rendered, but not necessarily valid (inspection findings, an undecoded nested archive).
+        if let line = verdictLine(conversion.report) { error("\(source): \(line)") }
+        try CLIExit.exit(for: conversion.report.verdict)
     }
 
     /// The one-line reason for a rejection: the first violation and how many more.

@@ -63,7 +63,20 @@ struct ConvertCommand: ParsableCommand {
         do {
             let bytes = try InputReader.load(file, limit: policy.limits.maxInputBytes)
             if format == .dot { return try writeGraph(bytes, policy: policy) }
-            let conversion = try decode.inspector(policy).prepareConversion(bytes)
+            let inspector = decode.inspector(policy)
+            let conversion: ArchiveConversion
+            switch Result(catching: { () throws(ArchiveGateError) in try inspector.prepareConversion(bytes) }) {
+            case .success(let prepared):
+                conversion = prepared
+            case .failure(let error):
+                guard Verdict(error) == .plist else { throw error }
+                // A plain property list: converted by the same conventions, verdict `plist`, exit 0.
+                let filter = switches.filter
+                let json = try inspector.convertPropertyList(bytes, pretty: pretty && filter.isIdentity)
+                Terminal.writeStdout(filter.isIdentity ? json : filter.apply(json, pretty: pretty))
+                if !pretty { Terminal.writeStdout([0x0A]) }
+                return
+            }
             try Terminal.streamConversion(conversion, mode: mode, pretty: pretty, filter: switches.filter, source: file)
         } catch {
             throw CLIFailure.exitCode(reporting: error, source: file) ?? error
@@ -77,10 +90,8 @@ extension ConvertCommand {
     private func writeGraph(_ bytes: ByteStorage, policy: Policy) throws {
         let (dot, report) = try GraphvizExport.draw(bytes, inspector: decode.inspector(policy))
         Terminal.writeStdout(Array(dot.utf8))
-        if !report.valid || !report.unacknowledgedFindings.isEmpty {
-            Terminal.error("\(files[0]): \(Terminal.rejection(report))")
-            throw CLIExit.rejected
-        }
+        if let line = Terminal.verdictLine(report) { Terminal.error("\(files[0]): \(line)") }
+        try CLIExit.exit(for: report.verdict)
     }
 }
 

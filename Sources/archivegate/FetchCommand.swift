@@ -64,13 +64,15 @@ struct FetchCommand: AsyncParsableCommand {
                 try Terminal.writeConversion(inspection, source: url, pretty: pretty)
             } else {
                 let report = try inspector.validate(fetched.bytes)
-                try Terminal.writeJSONLine(report)
-                if !report.valid {
-                    Terminal.error("\(url): \(Terminal.rejection(report))")
-                    throw CLIExit.rejected
-                }
+                var record = BatchRecord(origin: ["url": .text(url)], verdict: report.verdict, status: nil)
+                record.append(report: report)
+                Terminal.writeStdout(record.line)
+                Terminal.reportFindings(report, file: url)
+                if let line = Terminal.verdictLine(report) { Terminal.error("\(url): \(line)") }
+                try CLIExit.exit(for: report.verdict)
             }
         } catch {
+            if let error = error as? ArchiveGateError, !convert { BatchRecord.writeFailure(error, origin: ["url": .text(url)]) }
             throw CLIFailure.exitCode(reporting: error, source: url) ?? error
         }
     }

@@ -32,7 +32,9 @@ struct SanitizeCommand: ParsableCommand {
             let result = try ArchiveSanitizer(inspector: decode.inspector(policy)).sanitize(bytes, format: format)
             Terminal.reportFindings(result.report, file: file)
             guard let archive = result.archive else {
-                Terminal.error("\(file): \(Terminal.rejection(result.report))")
+                // Only an accepted or redacted verdict is written (ArchiveSanitizer).
+                Terminal.error("\(file): \(Terminal.verdictLine(result.report) ?? Terminal.rejection(result.report))")
+                try CLIExit.exit(for: result.report.verdict)
                 throw CLIExit.rejected
             }
             for violation in result.report.violations {

@@ -2,7 +2,8 @@ import ArchiveGateCore
 import ArgumentParser
 import Foundation
 
-/// `archivegate validate FILE...`: one JSON report per file (one per line). With folders or batch
+/// `archivegate validate FILE...`: one JSON record per file (one per line): `{"file","verdict","report"}`,
+/// or `{"file","verdict","verdictReason","error"}` when the file could not be evaluated. With folders or batch
 /// flags, a batch (see `BatchOptions`): records carry a status, and a summary ends on stderr.
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -33,14 +34,16 @@ struct ValidateCommand: ParsableCommand {
             do {
                 let bytes = try InputReader.load(file, limit: policy.limits.maxInputBytes)
                 let report = try inspector.validate(bytes)
-                try Terminal.writeJSONLine(FileReport(file: file, report: report))
-                if !report.valid {
-                    Terminal.error("\(file): \(Terminal.rejection(report))")
-                    worst = max(worst, 1)
-                }
+                var record = BatchRecord(origin: ["file": .text(file)], verdict: report.verdict, status: nil)
+                record.append(report: report)
+                Terminal.writeStdout(record.line)
                 Terminal.reportFindings(report, file: file)
-                // Inspection mode reports findings without refusing; the exit status still says so.
-                if !report.unacknowledgedFindings.isEmpty { worst = max(worst, 1) }
+                if let line = Terminal.verdictLine(report) { Terminal.error("\(file): \(line)") }
+                worst = max(worst, CLIExit.status(for: report.verdict).rawValue)
+            } catch let error as ArchiveGateError {
+                // Not evaluated (malformed, a limit, a plain property list): the record says so too.
+                BatchRecord.writeFailure(error, origin: ["file": .text(file)])
+                worst = max(worst, CLIFailure.exitCode(reporting: error, source: file)?.rawValue ?? 0)
             } catch {
                 guard let exit = CLIFailure.exitCode(reporting: error, source: file) else { throw error }
                 worst = max(worst, exit.rawValue)
@@ -48,10 +51,4 @@ struct ValidateCommand: ParsableCommand {
         }
         if worst != 0 { throw ExitCode(worst) }
     }
-}
-
-/// A report labelled with the file it is about.
-private struct FileReport: Encodable {
-    var file: String
-    var report: ValidationReport
 }

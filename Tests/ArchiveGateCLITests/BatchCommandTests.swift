@@ -109,9 +109,10 @@ import Testing
         let (root, _) = try Self.makeTree()
         // Without --recursive a folder's own files only: this tree keeps every file in sub-folders.
         let flat = try CLIRunner.runToFiles(["validate", root.path])
-        #expect(flat.status == 0)
+        #expect(flat.status == 3, "a batch that found no archive checked nothing: inconclusive")
         #expect(flat.stdout.isEmpty)
         #expect(flat.stderr.contains("summary: 0 files"))
+        #expect(flat.stderr.contains("summary: inconclusive (batch.no_archive)"))
         // Includes match the file name or the relative path; excludes win.
         let selected = try CLIRunner.runToFiles(["convert", "--recursive", "--include", "*.archive", "--exclude", "d0/*", "--exclude", "r*", root.path])
         #expect(selected.status == 0, "\(selected.stderr.suffix(300))")
@@ -140,12 +141,20 @@ import Testing
     func convertsThePeerCorpusWithASummaryAndNoCrash() throws {
         let out = try CLIRunner.temporaryDirectory().appendingPathComponent("out")
         let result = try CLIRunner.runToFiles(["convert", "--recursive", "--out", out.path, Self.peerCorpus.path])
-        #expect([0, 1, 2].contains(result.status), "exit \(result.status): \(result.stderr.suffix(500))")
+        #expect([0, 1, 2, 3].contains(result.status), "exit \(result.status): \(result.stderr.suffix(500))")
         let summary = try #require(result.stderr.split(separator: "\n").first { $0.hasPrefix("archivegate: summary: ") })
         let inputs = Self.files(under: Self.peerCorpus)
         #expect(summary.hasPrefix("archivegate: summary: \(inputs.count) files, "), "\(summary)")
         let converted = try #require(summary.split(separator: ": ").last?.split(separator: " ").first.flatMap { Int($0) })
         #expect(converted > 0)
-        #expect(Self.files(under: out).count == converted)
+        // Every verdict that releases content is mirrored: converted, redacted, shown with findings, plain plists.
+        func count(_ label: String) -> Int {
+            guard let range = summary.range(of: " " + label) else { return 0 }
+            return Int(summary[..<range.lowerBound].split(separator: " ").last ?? "") ?? 0
+        }
+        let plain = count("plain property lists")
+        #expect(plain > 0, "the peer corpus holds plain property lists: \(summary)")
+        #expect(!result.stderr.contains("archive.not_a_keyed_archive"))
+        #expect(Self.files(under: out).count == converted + count("redacted") + count("accepted with findings") + plain)
     }
 }

@@ -93,7 +93,12 @@ final class Memo: NSObject, NSSecureCoding {
         let broken = try CLIRunner.write(Array("bplist00garbage".utf8), named: "broken.archive", in: directory)
         let result = try CLIRunner.run(["validate", good, custom, broken])
         #expect(result.status == 2)
-        #expect(result.stdout.split(separator: "\n").count == 2)
+        // One record per file, the malformed one included (with its verdict and error).
+        let records = result.stdout.split(separator: "\n")
+        #expect(records.count == 3)
+        #expect(records.map { $0.contains(#""verdict":"accepted""#) } == [true, false, false])
+        #expect(records[1].contains(#""verdict":"rejected""#))
+        #expect(records[2].contains(#""verdict":"malformed","verdictReason":"plist.truncated","error":{"code":"plist.truncated""#))
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 2)
         #expect(lines.contains { $0.contains("custom.archive: rejected: policy.class_not_allowed") })
@@ -113,7 +118,7 @@ final class Memo: NSObject, NSSecureCoding {
     @Test func limitOverrideApplies() throws {
         let nested = try Self.archive([[["deep"]]] as NSArray)
         let result = try CLIRunner.run(["convert", "--limit", "maxDepth=2", "-"], stdin: Data(nested))
-        #expect(result.status == 2)
+        #expect(result.status == 3, "a limit hit is inconclusive")
         #expect(result.stderr.contains("archive.depth_limit_exceeded"))
     }
 

@@ -32,7 +32,10 @@ import Testing
         let line = try #require(result.stdout.split(separator: "\n").first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let report = try #require(object["report"] as? [String: Any])
-        #expect(report["valid"] as? Bool == true)  // no violation: inspection admits every class
+        // No violation (inspection admits every class), but an unacknowledged finding is never valid.
+        #expect(report["valid"] as? Bool == false)
+        #expect(report["verdict"] as? String == "acceptedWithFindings")
+        #expect(object["verdict"] as? String == "acceptedWithFindings")
         let findings = try #require(report["findings"] as? [[String: Any]])
         let predicate = try #require(findings.first { $0["code"] as? String == "danger.predicate" })
         #expect(predicate["path"] as? String == "/root/0")
@@ -44,7 +47,8 @@ import Testing
     @Test func convertInInspectionModePrintsTheJSONAndNamesTheFinding() throws {
         let file = try Self.file(Self.predicateInArray(), "predicate.archive")
         let result = try CLIRunner.run(["convert", "--allow-any-class", file])
-        #expect(result.status == 0)
+        #expect(result.status == 1, "shown, not refused, but not valid either: \(result.stderr)")
+        #expect(result.stderr.contains("accepted with 3 unacknowledged findings, not valid"))
         #expect(result.stdout.hasPrefix("{\"root\":[{"))
         #expect(result.stdout.contains("\"$class\":\"NSComparisonPredicate\""))
         #expect(result.stderr.contains("finding danger.predicate (NSComparisonPredicate) at /root/0"))
@@ -84,7 +88,8 @@ import Testing
         let flat = try CLIRunner.run(["convert", "--allow-any-class", file])
         #expect(!flat.stdout.contains("$archive"), "\(flat.stdout)")
         let nested = try CLIRunner.run(["convert", "--allow-any-class", "--nested", file])
-        #expect(nested.status == 0, "\(nested.stderr)")
+        #expect(nested.status == 1, "the nested predicate is an unacknowledged finding: \(nested.stderr)")
+        #expect(flat.status == 3, "an undecoded nested archive is inconclusive: \(flat.stderr)")
         #expect(nested.stdout.hasPrefix(#"{"root":[{"$archive":{"root":[{"$class":"NSComparisonPredicate""#), "\(nested.stdout)")
         #expect(nested.stderr.contains("/root/0/$archive/root/0"), "\(nested.stderr)")
         let typed = try CLIRunner.run(["convert", "--allow-any-class", "--nested", "--mode", "typed", file])

@@ -59,11 +59,11 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "50,000-deep nesting", bytes: { deepChain(50_000) }, arguments: ["--allow-any-class"], status: 2,
+        Case(name: "50,000-deep nesting", bytes: { deepChain(50_000) }, arguments: ["--allow-any-class"], status: 3,
              code: "archive.depth_limit_exceeded"),
         // The limit is under one output chunk, so the refusal comes before anything is written.
         Case(name: "a 16 KiB string shared 1,000 times", bytes: { sharedString(kibibytes: 16, references: 1000) },
-             arguments: ["--limit", "maxOutputBytes=40000"], status: 2, code: "archive.output_limit_exceeded"),
+             arguments: ["--limit", "maxOutputBytes=40000"], status: 3, code: "archive.output_limit_exceeded"),
         Case(name: "self-containing dictionary", bytes: { selfContainingDictionary() }, arguments: ["--allow-any-class"], status: 2,
              code: "archive.collection_cycle"),
         Case(name: "spoofed $classes", bytes: { spoofedClasses() }, arguments: [], status: 1, code: "policy.class_not_allowed"),

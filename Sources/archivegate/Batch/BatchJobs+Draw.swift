@@ -16,12 +16,8 @@ extension BatchJobs {
                     return BatchFileResult(outcome: .unreadable, bytesRead: bytes.count, record: nil, message: "\(input.path): \(error)")
                 }
                 let (dot, report) = drawn
-                if report.valid && report.unacknowledgedFindings.isEmpty {
-                    return BatchFileResult(outcome: .converted, bytesRead: bytes.count, record: Array(dot.utf8), message: nil)
-                }
-                return BatchFileResult(outcome: .rejected(code: BatchOutcome.rejectionCode(report)), bytesRead: bytes.count,
-                                       record: Array(dot.utf8), message: "\(input.path): \(Terminal.rejection(report))",
-                                       mirrorsRejected: true)
+                return BatchFileResult(outcome: BatchOutcome.of(report), bytesRead: bytes.count, record: Array(dot.utf8),
+                                       message: Terminal.verdictLine(report).map { "\(input.path): \($0)" }, mirrors: true)
             }
         }
     }

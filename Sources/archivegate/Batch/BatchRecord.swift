@@ -7,8 +7,10 @@ import Foundation
 struct BatchRecord {
     private var bytes: [UInt8] = [0x7B]
 
-    /// Starts a record with its origin fields (`file`, or `table`/`column`/`rowid`) and its status.
-    init(origin: KeyValuePairs<String, OriginValue>, status: String) {
+    /// Starts a record with its origin fields (`file`, or `table`/`column`/`rowid`), its verdict
+    /// (`verdict`, and `verdictReason` when it has one) and its status (none in `validate`'s
+    /// one-file reports).
+    init(origin: KeyValuePairs<String, OriginValue>, verdict: Verdict, status: String?) {
         for (key, value) in origin {
             switch value {
             case .text(let text): append(key, Self.encode(text))
@@ -16,7 +18,10 @@ struct BatchRecord {
             case .null: append(key, Array("null".utf8))
             }
         }
-        append("status", Self.encode(status))
+        var members = JSONDocumentWriter(capacity: 64)
+        verdict.writeMembers(to: &members)
+        bytes.append(contentsOf: bytes.count > 1 ? members.bytes[...] : members.bytes.dropFirst())
+        if let status { append("status", Self.encode(status)) }
     }
 
     enum OriginValue {
@@ -25,8 +30,9 @@ struct BatchRecord {
         case null
     }
 
+    /// The report, written by the core's one report writer.
     mutating func append(report: ValidationReport) {
-        append("report", (try? Self.encoder.encode(report)).map(Array.init) ?? Array("null".utf8))
+        append("report", report.json)
     }
 
     mutating func append(json: [UInt8]) {

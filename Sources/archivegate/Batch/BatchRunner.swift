@@ -8,9 +8,9 @@ struct BatchFileResult: Sendable {
     var bytesRead: Int
     var record: [UInt8]?
     var message: String?
-    /// With `--out`, write `record` as the mirrored file even when the file is not converted (a
-    /// rejected archive's DOT graph, drawn with its violations in red).
-    var mirrorsRejected = false
+    /// With `--out`, whether `record` is written as the mirrored file: a conversion's JSON, a DOT
+    /// graph (a rejected archive's too, its violations in red), every `validate` record.
+    var mirrors = false
 }
 
 /// Runs a per-file job over a batch's inputs on `jobs` threads, writes each result as it completes
@@ -55,8 +55,7 @@ final class BatchRunner: @unchecked Sendable {
         var outcome = result.outcome
         if let record = result.record {
             if let outputFolder {
-                var mirrors = result.mirrorsRejected
-                if case .converted = outcome { mirrors = true }
+                let mirrors = result.mirrors
                 let name = input.relativePath + "." + outputExtension
                 if mirrors, !write(record, to: outputFolder.appendingPathComponent(name)) {
                     outcome = .unreadable

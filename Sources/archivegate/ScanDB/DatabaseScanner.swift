@@ -155,20 +155,30 @@ struct DatabaseScanner {
     private static func inspect(_ bytes: [UInt8], inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter,
                                 origin: KeyValuePairs<String, BatchRecord.OriginValue>) -> (BatchOutcome, [UInt8], String?) {
         do throws(ArchiveGateError) {
-            let inspection = try inspector.convert(bytes, mode: mode)
-            if let json = inspection.json {
-                var record = BatchRecord(origin: origin, status: "converted")
-                record.append(report: inspection.report)
-                record.append(json: filter.isIdentity ? json : filter.apply(json, pretty: false))
-                return (.converted, record.line, nil)
+            let inspection: Inspection
+            do throws(ArchiveGateError) {
+                inspection = try inspector.convert(bytes, mode: mode)
+            } catch {
+                guard Verdict(error) == .plist else { throw error }
+                var record = BatchRecord(origin: origin, verdict: .plist, status: "plist")
+                record.append(json: try inspector.convertPropertyList(ByteStorage(bytes)))
+                return (.verdict(.plist, code: nil), record.line, nil)
             }
-            var record = BatchRecord(origin: origin, status: "rejected")
-            record.append(report: inspection.report)
-            return (.rejected(code: BatchOutcome.rejectionCode(inspection.report)), record.line, Terminal.rejection(inspection.report))
+            let report = inspection.report
+            if let json = inspection.json {
+                var record = BatchRecord(origin: origin, verdict: report.verdict, status: "converted")
+                record.append(report: report)
+                record.append(json: filter.isIdentity ? json : filter.apply(json, pretty: false))
+                return (BatchOutcome.of(report), record.line, Terminal.verdictLine(report))
+            }
+            var record = BatchRecord(origin: origin, verdict: report.verdict, status: report.verdict.name)
+            record.append(report: report)
+            return (BatchOutcome.of(report), record.line, Terminal.verdictLine(report))
         } catch {
-            var record = BatchRecord(origin: origin, status: "malformed")
+            let verdict = Verdict(error)
+            var record = BatchRecord(origin: origin, verdict: verdict, status: verdict.name)
             record.append(error: error)
-            return (.malformed(code: error.code.rawValue), record.line, Terminal.malformed(error))
+            return (BatchOutcome.failure(error), record.line, Terminal.failure(error))
         }
     }
 }
