@@ -23,7 +23,9 @@ import Testing
          "limits": {"maxInputBytes": 1, "maxObjects": 2, "maxDepth": 3, "maxStringBytes": 4, "maxDataBytes": 5,
                     "maxOutputBytes": 6, "maxOutputNodes": 7, "maxViolations": 8, "maxDecodeMilliseconds": 9},
          "findings": [{"code": "danger.predicate", "class": \(text), "path": "/x", "reason": \(text),
-                       "reference": "https://example.invalid/a", "acknowledged": true}],
+                       "reference": "https://example.invalid/a", "acknowledged": true, "via": "keys",
+                       "matched": \(text), "functions": [\(text), "now"], "selectors": ["compare:"],
+                       "keyPaths": [\(text)], "classConstants": ["NSString"]}],
          "findingsTruncated": true, "dangerCatalogueVersion": 3}
         """
         return try JSONDecoder().decode(ValidationReport.self, from: Data(json.utf8))

@@ -82,19 +82,44 @@ extension ValidationReport {
     }
 
     private static func write(_ finding: ValidationReport.Finding, to json: inout JSONDocumentWriter) {
+        // Members in key order; the optional ones (how the catalogue recognised the object and the
+        // names it carries) only when present, as the Codable form leaves them out.
         json.raw("{\"acknowledged\":")
         json.bool(finding.acknowledged)
         json.raw(",\"class\":")
         json.string(finding.className)
+        writeNames("classConstants", finding.classConstants, to: &json)
         json.raw(",\"code\":")
         json.string(finding.code.rawValue)
+        writeNames("functions", finding.functions, to: &json)
+        writeNames("keyPaths", finding.keyPaths, to: &json)
+        if let matched = finding.matched {
+            json.raw(",\"matched\":")
+            json.string(matched)
+        }
         json.raw(",\"path\":")
         json.string(finding.path)
         json.raw(",\"reason\":")
         json.string(finding.reason)
         json.raw(",\"reference\":")
         json.string(finding.reference)
+        writeNames("selectors", finding.selectors, to: &json)
+        if let via = finding.via {
+            json.raw(",\"via\":")
+            json.string(via.rawValue)
+        }
         json.raw("}")
+    }
+
+    /// `,"member":["a","b"]`, or nothing when `names` is nil.
+    private static func writeNames(_ member: String, _ names: [String]?, to json: inout JSONDocumentWriter) {
+        guard let names else { return }
+        json.raw(",\"\(member)\":[".utf8)
+        for (index, name) in names.enumerated() {
+            if index > 0 { json.raw(",") }
+            json.string(name)
+        }
+        json.raw("]")
     }
 
     /// Every limit `DecodeLimits.entries` names (the core's one list of them), in key order.
