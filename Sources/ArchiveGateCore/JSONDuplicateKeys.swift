@@ -24,9 +24,18 @@ public struct DuplicateJSONKey: Error, Hashable, Sendable, CustomStringConvertib
 /// reports duplicates only, those before the first syntax error: a document that is not JSON
 /// yields nil from there on, and the parser that follows names the syntax error.
 public enum JSONDuplicateKeys {
+    /// An open container and the escaped token it stands under in its parent ("" for the document
+    /// itself). Frames keep one token each, not a whole pointer: a pointer per level would cost
+    /// memory quadratic in the depth (200,000 levels of `[` are a few hundred KB of input).
     private enum Frame {
-        case object(pointer: String, names: Set<String>)
-        case array(pointer: String, count: Int)
+        case object(token: String, names: Set<String>)
+        case array(token: String, count: Int)
+
+        var token: String {
+            switch self {
+            case .object(let token, _), .array(let token, _): token
+            }
+        }
     }
 
     private enum Expectation {
@@ -37,7 +46,7 @@ public enum JSONDuplicateKeys {
     public static func first(in bytes: [UInt8]) -> DuplicateJSONKey? {
         var stack: [Frame] = []
         var expectation = Expectation.value
-        var valuePointer = ""
+        var valueToken = ""
         var index = 0
         while true {
             while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
@@ -53,12 +62,12 @@ public enum JSONDuplicateKeys {
             case .value:
                 switch byte {
                 case UInt8(ascii: "{"):
-                    stack.append(.object(pointer: valuePointer, names: []))
+                    stack.append(.object(token: valueToken, names: []))
                     index += 1
                     expectation = .firstNameOrEnd
                     continue
                 case UInt8(ascii: "["):
-                    stack.append(.array(pointer: valuePointer, count: 0))
+                    stack.append(.array(token: valueToken, count: 0))
                     index += 1
                     expectation = .firstElementOrEnd
                     continue
@@ -79,14 +88,14 @@ public enum JSONDuplicateKeys {
                     continue
                 }
                 guard byte == UInt8(ascii: "\""), let end = stringEnd(bytes, from: index),
-                      case .object(let pointer, var names)? = stack.popLast() else { return nil }
+                      case .object(let token, var names)? = stack.popLast() else { return nil }
                 let name = unescaped(bytes[(index + 1)..<(end - 1)])
-                let memberPointer = JSONPointer.appending(pointer, name)
                 guard names.insert(name).inserted else {
-                    return DuplicateJSONKey(key: name, pointer: memberPointer, offset: index)
+                    stack.append(.object(token: token, names: names))
+                    return DuplicateJSONKey(key: name, pointer: pointer(of: stack, then: JSONPointer.escape(name)), offset: index)
                 }
-                stack.append(.object(pointer: pointer, names: names))
-                valuePointer = memberPointer
+                stack.append(.object(token: token, names: names))
+                valueToken = JSONPointer.escape(name)
                 index = end
                 expectation = .colon
             case .firstElementOrEnd:
@@ -95,7 +104,7 @@ public enum JSONDuplicateKeys {
                     stack.removeLast()
                     expectation = stack.isEmpty ? .documentEnd : .separatorOrEnd
                 } else {
-                    valuePointer = nextElementPointer(&stack)
+                    valueToken = nextElementToken(&stack)
                     expectation = .value
                 }
             case .separatorOrEnd:
@@ -104,7 +113,7 @@ public enum JSONDuplicateKeys {
                 case (UInt8(ascii: ","), .object?):
                     expectation = .name
                 case (UInt8(ascii: ","), .array?):
-                    valuePointer = nextElementPointer(&stack)
+                    valueToken = nextElementToken(&stack)
                     expectation = .value
                 case (UInt8(ascii: "}"), .object?), (UInt8(ascii: "]"), .array?):
                     stack.removeLast()
@@ -116,11 +125,18 @@ public enum JSONDuplicateKeys {
         }
     }
 
-    /// The pointer of the array element about to be read; counts it.
-    private static func nextElementPointer(_ stack: inout [Frame]) -> String {
-        guard case .array(let pointer, let count)? = stack.popLast() else { return "" }
-        stack.append(.array(pointer: pointer, count: count + 1))
-        return JSONPointer.appending(pointer, count)
+    /// The token of the array element about to be read; counts it.
+    private static func nextElementToken(_ stack: inout [Frame]) -> String {
+        guard case .array(let token, let count)? = stack.popLast() else { return "" }
+        stack.append(.array(token: token, count: count + 1))
+        return String(count)
+    }
+
+    /// The pointer of `last` inside the innermost open container (built once, for the report).
+    private static func pointer(of stack: [Frame], then last: String) -> String {
+        var pointer = ""
+        for frame in stack.dropFirst() { pointer += "/" + frame.token }
+        return pointer + "/" + last
     }
 
     /// The index just past the closing quote of the string opening at `start`; nil when unterminated.
