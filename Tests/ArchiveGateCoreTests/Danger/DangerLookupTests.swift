@@ -112,16 +112,29 @@ import Testing
         #expect(acknowledged.valid)
     }
 
+    /// An inspection policy that acknowledges every finding `bytes` has (class and named
+    /// selectors/functions/constants): sanitize writes only accepted archives (`Verdict`), so the
+    /// rewrite of an archive with findings is seen once they are acknowledged.
+    private static func acknowledgingEveryFinding(in bytes: [UInt8]) throws -> Policy {
+        let findings = try Inspect.report(bytes, policy: .inspection).findings
+        let names = Set(findings.flatMap { [$0.className] + $0.namesToAcknowledge }).sorted()
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        return Inspect.policy(#"{"allow": ["*"], "inspection": true, "acknowledge": ["# + list + "]}")
+    }
+
     @Test func sanitizeLeavesSmuggledChainClassesOut() throws {
         let bytes = Self.sortDescriptor(named: "Innocent", chain: ["Innocent", "NSSortDescriptor", "Base", "NSObject"])
-        let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: .inspection)).sanitize(bytes)
+        // Unacknowledged, the finding keeps sanitize from writing anything, even for inspection.
+        #expect(try ArchiveSanitizer(inspector: ArchiveInspector(policy: .inspection)).sanitize(bytes).archive == nil)
+        let result = try ArchiveSanitizer(inspector: ArchiveInspector(policy: Self.acknowledgingEveryFinding(in: bytes))).sanitize(bytes)
         #expect(result.report.findings.map(\.via) == [.chain])
         let output = try KeyedArchive(plist: PropertyList.read(try #require(result.archive)))
         let innocent = try #require(output.classes.first { $0.name == "Innocent" })
         #expect(innocent.claimedChain == ["Innocent", "Base", "NSObject"])
         // A true subclass keeps its chain.
-        let predicate = try ArchiveSanitizer(inspector: ArchiveInspector(policy: .inspection))
-            .sanitize(DangerArchives.archive(for: "danger.predicate"))
+        let predicateBytes = DangerArchives.archive(for: "danger.predicate")
+        let predicate = try ArchiveSanitizer(inspector: ArchiveInspector(policy: Self.acknowledgingEveryFinding(in: predicateBytes)))
+            .sanitize(predicateBytes)
         let written = try KeyedArchive(plist: PropertyList.read(try #require(predicate.archive)))
         #expect(written.classes.first { $0.name == "NSComparisonPredicate" }?.claimedChain == ["NSComparisonPredicate", "NSPredicate", "NSObject"])
         // Under a gate policy the smuggling object is refused, not written.
