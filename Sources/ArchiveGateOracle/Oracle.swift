@@ -85,7 +85,9 @@ struct Oracle {
         let message = String(decoding: theirs.payload, as: UTF8.self)
         switch (ours, theirs.status) {
         case (.valid(let json), .decoded):
-            guard let mine = try? JSONParser.parse(json), let root = mine.expandingSharedReferences()?["root"] else {
+            // Shared objects expanded over the whole document: a `$ref` in a `$top` member may
+            // point into root, and root's into nothing but root.
+            guard let mine = (try? JSONParser.parse(json))?.expandingSharedReferences(), let root = mine["root"] else {
                 return (Classification(outcome: .wrongJSON, label: "our JSON does not parse", detail: ""), ours, theirs)
             }
             guard let foundation = try? JSONParser.parse(theirs.payload) else {
