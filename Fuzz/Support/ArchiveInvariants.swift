@@ -6,7 +6,8 @@ import Foundation
 /// - the same bytes give the same outcome twice (error code, or report and JSON bytes);
 /// - `validate` and `convert` agree: same decode error, or the same report (`convert` may then
 ///   only fail while rendering, with a render-time code);
-/// - JSON is present exactly when the policy lets the archive through, is valid JSON, and fits
+/// - JSON is present exactly when the verdict is not `rejected` (inspection also renders an archive
+///   rejected only for Foundation shape mismatches), is valid JSON, and fits
 ///   `limits.maxOutputBytes`; pretty JSON is the same value as compact JSON.
 public struct ArchiveInvariants: Sendable {
     /// Codes only the renderers throw: `validate` can succeed where `convert` then fails with one.
@@ -54,9 +55,13 @@ public struct ArchiveInvariants: Sendable {
             // shape mismatches (archive.* codes): it shows them as {"$class": …} and stays invalid.
             let inspectsShapes = inspector.policy.allowed.acceptsAnyClass && !report.violations.isEmpty
                 && report.violations.allSatisfy { $0.code.rawValue.hasPrefix("archive.") }
-            let passes = report.valid || inspector.policy.onViolation == .redact || inspectsShapes
+            // Only `accepted` is valid; every verdict but `rejected` renders (redacted, accepted
+            // with inspection findings, an undecoded nested archive shown as data).
+            require(report.valid == (report.verdict == .accepted), "valid \(report.valid) beside verdict \(report.verdict)")
+            let passes: Bool
+            if case .rejected = report.verdict { passes = inspectsShapes } else { passes = true }
             require((inspection.json != nil) == passes,
-                    "\(mode) JSON present: \(inspection.json != nil), report valid: \(report.valid), policy \(inspector.policy.onViolation)")
+                    "\(mode) JSON present: \(inspection.json != nil), verdict \(report.verdict), policy \(inspector.policy.onViolation)")
         }
     }
 
