@@ -12,6 +12,7 @@ Both walks use an explicit stack, never recursion, so an archive's depth cannot 
 from __future__ import annotations
 
 import base64
+import copy
 import math
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -255,3 +256,60 @@ def typed_to_native(typed: Any) -> Any:
                     continue
             stack.extend((value, name) for name in value)
     return holder[0]
+
+
+def expand_shared(document: Any, max_nodes: int = 10_000_000) -> Any:
+    """``document`` with every shared-object ``{"$ref": pointer}`` replaced by a copy of what it
+    points to, for callers that expect a tree (nska_deserialize's shape). Plain JSON writes an
+    object reachable from several places once, at its first site, and ``{"$ref"}`` at the later
+    ones (README "JSON conventions"); a ``$ref`` to an ancestor of its own site is a cycle and stays.
+    Iterative (no recursion); raises ``ValueError`` past ``max_nodes`` (a graph whose tree is too
+    large to write out)."""
+    holder = [document]
+    stack: list = [(holder, 0, ())]
+    budget = max_nodes
+    while stack:
+        container, key, location = stack.pop()
+        budget -= 1
+        if budget < 0:
+            raise ValueError(f"expanding shared objects passes {max_nodes} values")
+        value = container[key]
+        if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$ref"), str):
+            target = _pointer_tokens(value["$ref"])
+            if location[:len(target)] == target:
+                continue  # a cycle: the ancestor it names is being written
+            found = _value_at(holder[0], target)
+            if found is _MISSING:
+                continue
+            container[key] = copy.deepcopy(found)
+            stack.append((container, key, target))  # its own $refs are relative to the original
+            continue
+        if isinstance(value, dict):
+            for name in value:
+                stack.append((value, name, location + (name,)))
+        elif isinstance(value, list):
+            for index in range(len(value)):
+                stack.append((value, index, location + (str(index),)))
+    return holder[0]
+
+
+_MISSING = object()
+
+
+def _pointer_tokens(pointer: str) -> tuple:
+    """RFC 6901: ``/a~1b/0`` → ``("a/b", "0")``."""
+    if not pointer:
+        return ()
+    return tuple(token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/"))
+
+
+def _value_at(document: Any, tokens: tuple) -> Any:
+    current = document
+    for token in tokens:
+        if isinstance(current, dict) and token in current:
+            current = current[token]
+        elif isinstance(current, list) and token.isdigit() and int(token) < len(current):
+            current = current[int(token)]
+        else:
+            return _MISSING
+    return current

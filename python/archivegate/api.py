@@ -16,7 +16,7 @@ from typing import Any, BinaryIO, Iterable, Iterator, Mapping, Optional, Sequenc
 
 from . import _binary
 from ._native import rehydrate, typed_to_native
-from .errors import BATCH_OUTCOMES, ArchiveGateError, MalformedArchive, RejectedArchive, UsageError, error_for_exit
+from .errors import BATCH_OUTCOMES, ArchiveGateError, InconclusiveArchive, MalformedArchive, RejectedArchive, UsageError, error_for_exit
 
 PathLike = Union[str, "os.PathLike[str]"]
 Source = Union[bytes, bytearray, memoryview, PathLike, BinaryIO]
@@ -89,7 +89,8 @@ def _one_record(arguments: list[str], source: Optional[str], completed=None) -> 
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     if len(lines) == 1:
         return json.loads(lines[0])
-    if completed.returncode == 0 and arguments[1:3] == ["--jobs", "1"]:
+    # A batch that skipped its one file (not a property list) found no archive: exit 3, inconclusive.
+    if completed.returncode in (0, 3) and arguments[1:3] == ["--jobs", "1"]:
         completed = _binary.run([arguments[0], *arguments[3:]])
     raise error_for_exit(completed.returncode, completed.stderr.decode("utf-8", "replace"), source)
 
@@ -101,9 +102,15 @@ def _outcome(record: Mapping[str, Any], source: Optional[str]) -> dict:
         error = record.get("error") or {}
         raise MalformedArchive(error.get("code", "archive.malformed"), error.get("message", ""),
                                error.get("location", ""), source)
+    if status == "inconclusive" and record.get("error"):
+        error = record["error"]
+        raise InconclusiveArchive(error.get("code", "archive.inconclusive"), error.get("message", ""),
+                                  error.get("location", ""), source)
     if status == "rejected":
         raise RejectedArchive(record.get("report") or {}, source)
-    if status in ("converted", "valid"):
+    # plist: a plain property list, converted; the other verdicts of a validate record carry the
+    # report (README "verdict" table).
+    if status in ("converted", "valid", "plist", "redacted", "acceptedWithFindings", "inconclusive"):
         return dict(record)
     raise ArchiveGateError(f"status.{status}", f"unexpected record status {status!r}", "", source)
 

@@ -31,7 +31,12 @@ class ArchiveGateError(Exception):
 
 
 class MalformedArchive(ArchiveGateError):
-    """Not a property list, not a keyed archive, or a limit exceeded (the CLI's exit 2)."""
+    """Not a property list or not a sound keyed archive (the CLI's exit 2, verdict ``malformed``)."""
+
+
+class InconclusiveArchive(MalformedArchive):
+    """Not fully checked: a limit or the deadline stopped the decode (verdict ``inconclusive``,
+    the CLI's exit 3). A subclass of ``MalformedArchive``, which it was before verdicts existed."""
 
 
 class RejectedArchive(ArchiveGateError):
@@ -80,14 +85,15 @@ class ServiceError(ArchiveGateError):
 EXIT_CODES: dict[int, tuple[str, Optional[type]]] = {
     0: ("valid or converted", None),
     1: ("rejected by the policy", RejectedArchive),
-    2: ("malformed input or limit exceeded", MalformedArchive),
+    2: ("malformed input", MalformedArchive),
+    3: ("inconclusive: a limit hit, a nested archive not decoded, or no archive found", None),
     64: ("usage error", UsageError),
     69: ("archivegate-server missing beside archivegate", UsageError),
     74: ("output failed", OutputFailed),
 }
 
 #: Exit codes a batch (folders, scan-db) ends with when it ran: each file's outcome is its record.
-BATCH_OUTCOMES = frozenset({0, 1, 2})
+BATCH_OUTCOMES = frozenset({0, 1, 2, 3})
 
 _STDERR_MALFORMED = re.compile(r"malformed: (?P<code>[a-z_]+\.[a-z_.]+) (?P<location>at (?:byte \d+|line \d+|/\S*|/)): (?P<message>.*)$")
 

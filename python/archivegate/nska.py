@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 from types import SimpleNamespace
 from typing import Any, BinaryIO, Union
 
+from ._native import expand_shared
 from .api import loads
 from .errors import ArchiveGateError
 
@@ -60,7 +61,8 @@ def deserialize_plist_from_string(bytes_to_deserialize: bytes, full_recurse_conv
     """nska_deserialize.deserialize_plist_from_string: the archive's bytes.
     ``full_recurse_convert_nska`` also decodes keyed archives held in NSData (``--nested``)."""
     document = loads(bytes_to_deserialize, allow_any_class=True, class_names="drop", nested=full_recurse_convert_nska)
-    return _nska_values(_top_level(document, format))
+    # nska_deserialize repeats an object at every site that refers to it.
+    return _nska_values(_top_level(expand_shared(document), format))
 
 
 def _top_level(document: dict, format: type) -> Any:

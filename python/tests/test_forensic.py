@@ -37,7 +37,8 @@ def test_custom_classes_keep_their_fields_with_dates_and_data_native(real_corpus
     assert root["existingDatabaseSubscriptionID"] is None
     # native=False is the JSON exactly as the CLI prints it (README "JSON conventions").
     plain = archivegate.load(path, allow_any_class=True, native=False)["root"]
-    assert plain["lastFetchDatabaseChangesDate"] == "2025-02-14T12:50:45.532Z"
+    # Exact dates: every digit of the double's shortest decimal (README "JSON conventions").
+    assert plain["lastFetchDatabaseChangesDate"] == "2025-02-14T12:50:45.532271Z"
     assert plain["serverChangeTokenForDatabase"]["ChangeTokenData"] == "EgoQEgwAAAAAAAAAAAAAAAAYARgA"
     # The same from bytes and from an open file; class names dropped on request.
     with open(path, "rb") as handle:
@@ -85,15 +86,19 @@ def test_errors_are_typed_with_code_and_location(repo, real_corpus):
     assert rejected.value.code == "policy.class_not_allowed" and rejected.value.pointer == "/root"
     assert rejected.value.report["valid"] is False
 
-    with pytest.raises(archivegate.MalformedArchive) as not_keyed:
-        archivegate.loads(b"<?xml version=\"1.0\"?><plist version=\"1.0\"><array/></plist>")
-    assert not_keyed.value.code == "archive.not_a_keyed_archive" and not_keyed.value.pointer == "/"
+    # A plain property list is not an error: it converts by the same conventions (verdict plist).
+    plain_plist = b"<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>a</key><array><integer>7</integer></array></dict></plist>"
+    assert archivegate.loads(plain_plist) == {"a": [7]}
+    with pytest.raises(archivegate.MalformedArchive) as not_plist:
+        archivegate.loads(b"not a property list at all")
+    assert not_plist.value.code == "plist.not_a_property_list"
 
     with pytest.raises(archivegate.UsageError):
         archivegate.load(os.path.join(repo, "no-such-file.archive"))
     with pytest.raises(archivegate.UsageError):
         archivegate.load(repo)  # a folder: batch() reads folders
-    with pytest.raises(archivegate.MalformedArchive) as limited:
+    # A limit hit is not malformed but inconclusive (a MalformedArchive subclass, as before verdicts).
+    with pytest.raises(archivegate.InconclusiveArchive) as limited:
         archivegate.load(os.path.join(real_corpus, COOKIES), limits={"maxDepth": 1})
     assert limited.value.code.endswith("depth_limit_exceeded")
 
