@@ -28,7 +28,7 @@ public struct Inspection: Sendable {
 ///
 /// Nothing in it instantiates a class named by the archive.
 ///
-/// The core's folders are layered the same way at compile time: Plist ← Archive ← Policy ← JSON ← Write
+/// The core's folders are layered the same way at compile time: Plist ← Archive ← Foundation ← Policy ← JSON ← Write
 /// (encode and sanitize: `ArchiveEncoder`, `ArchiveSanitizer`).
 /// A folder uses only its own types, those of the folders to its left and the shared vocabulary at
 /// the core's root (`JSONPointer`, `ReferenceSite`); only this file, which assembles the pipeline,

@@ -7,17 +7,26 @@ public struct ArchiveClass: Hashable, Sendable {
     public let claimedChain: [String]
     /// True for the pseudo-classes of inline scalars in `$objects`.
     public let isInline: Bool
-    /// How Foundation encodes this class, when ArchiveGate knows it.
-    public let shape: FoundationShape?
-    /// True for an instance dictionary of a class Foundation only ever archives inline (NSNumber):
-    /// worked out once per class, so the walk does not hash the name once per object.
-    let isInlineOnlyInstance: Bool
+    /// What the layer that knows classes by name (Foundation/: `ArchiveClass.shape`) made of
+    /// `name`, worked out once per class when the archive is read, so that the walk does not hash
+    /// the name once per object. Archive/ stores it and never reads it.
+    public let tag: ClassTag
 
-    public init(name: String, claimedChain: [String], isInline: Bool) {
+    public init(name: String, claimedChain: [String], isInline: Bool, tag: ClassTag) {
         self.name = name
         self.claimedChain = claimedChain
         self.isInline = isInline
-        self.shape = isInline ? nil : FoundationShape(className: name)
-        self.isInlineOnlyInstance = !isInline && FoundationShape.inlineOnlyClassNames.contains(name)
+        self.tag = tag
     }
+}
+
+/// An opaque per-class code that a layer above Archive/ computes from a class name
+/// (`KeyedArchive.init(plist:maxObjects:classTag:)`); `.none` for inline pseudo-classes.
+public struct ClassTag: Hashable, Sendable {
+    public let rawValue: UInt16
+
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// Nothing known about the class.
+    public static let none = ClassTag(rawValue: 0)
 }

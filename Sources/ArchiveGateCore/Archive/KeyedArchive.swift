@@ -60,8 +60,9 @@ public struct KeyedArchive: Sendable {
         return code >= 0 ? Int(code) : nil
     }
 
-    /// Validates the keyed-archive structure of `plist`.
-    public init(plist: PropertyList, maxObjects: Int = .max) throws(ArchiveError) {
+    /// Validates the keyed-archive structure of `plist`; `classTag` is asked once per distinct
+    /// instance class (the Foundation layer's `init(plist:maxObjects:)` supplies it).
+    public init(plist: PropertyList, maxObjects: Int, classTag: @escaping (String) -> ClassTag) throws(ArchiveError) {
         var plist = plist
         let root = plist.root
         guard plist.kind(of: root) == .dictionary else {
@@ -96,7 +97,7 @@ public struct KeyedArchive: Sendable {
             throw ArchiveError(.invalidObjects, path: "/$objects/0", "$objects[0] must be the string '$null'")
         }
 
-        var classifier = EntryClassifier(plist: plist, objectsStart: objectsStart, count: count)
+        var classifier = EntryClassifier(plist: plist, objectsStart: objectsStart, count: count, classTag: classTag)
         try classifier.classifyAll()
         entries = EntryTable(codes: classifier.entries)
         classes = classifier.classes
@@ -143,6 +144,7 @@ extension KeyedArchive {
 /// The one-pass classification of `$objects` behind `KeyedArchive.init`.
 private struct EntryClassifier {
     let plist: PropertyList
+    let classTag: (String) -> ClassTag
     let objectsStart: Int
     let count: Int
     /// `EntryTable` codes: a class index, or `EntryTable.nullCode` / `EntryTable.classRecordCode`.
@@ -159,8 +161,9 @@ private struct EntryClassifier {
     /// UIDs other than 0 of strings equal to "$null" (nil wherever referenced).
     var nullStrings: Set<Int> = []
 
-    init(plist: PropertyList, objectsStart: Int, count: Int) {
+    init(plist: PropertyList, objectsStart: Int, count: Int, classTag: @escaping (String) -> ClassTag) {
         self.plist = plist
+        self.classTag = classTag
         self.objectsStart = objectsStart
         self.count = count
         self.entries = Array(repeating: EntryTable.nullCode, count: count)
@@ -273,7 +276,7 @@ private struct EntryClassifier {
         }
         if inlineClassIndex[slot] >= 0 { return inlineClassIndex[slot] }
         let name = ["NSString", "NSData", "NSDate", "NSNumber"][slot]
-        classes.append(ArchiveClass(name: name, claimedChain: [], isInline: true))
+        classes.append(ArchiveClass(name: name, claimedChain: [], isInline: true, tag: .none))
         inlineClassIndex[slot] = classes.count - 1
         return classes.count - 1
     }
@@ -351,7 +354,7 @@ private struct EntryClassifier {
         if let existing = classIndexByName[name] {
             classIndex = existing
         } else {
-            classes.append(ArchiveClass(name: name, claimedChain: chain, isInline: false))
+            classes.append(ArchiveClass(name: name, claimedChain: chain, isInline: false, tag: classTag(name)))
             classIndex = classes.count - 1
             classIndexByName[name] = classIndex
         }
