@@ -89,6 +89,9 @@ final class Link: NSObject, NSSecureCoding {
         #expect(links.hasPrefix("digraph archive {\n") && links.contains("policy.class_not_allowed") && links.contains("color=red"))
         let plain = try String(contentsOf: out.appendingPathComponent("sub/plain.archive.dot"), encoding: .utf8)
         #expect(Self.parse(plain).edges.contains { $0.2 == "NS.objects[0]" } && !plain.contains("color=red"))
+        // Inline scalars are labelled with their value: the string quoted, the number as written.
+        let plainNodes = Self.parse(plain).nodes
+        #expect(plainNodes.values.contains("\\\"a\\\"") && plainNodes.values.contains("1"), "\(plainNodes)")
         #expect(result.stderr.contains(": 1 drawn, 1 rejected, 1 malformed, 1 skipped (not a property list)"), "\(result.stderr.suffix(400))")
         let noOut = try CLIRunner.runToFiles(["convert", "--format", "dot", input.path])
         #expect(noOut.status != 0 && noOut.stderr.contains("--format dot in a batch needs --out DIR"))

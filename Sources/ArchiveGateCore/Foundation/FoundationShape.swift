@@ -76,35 +76,3 @@ public enum FoundationShape: String, Hashable, Sendable, CaseIterable {
         self == .hashTable || self == .mapTable || self == .pointerArray
     }
 }
-
-/// The Foundation shape of each object, worked out once (`KeyedArchive.shape(of:)` reads fields)
-/// and shared by the policy walk and the renderers.
-struct ShapeCache {
-    /// Per UID: -2 not yet known, -1 no shape, else the shape's ordinal.
-    private var ordinals: [Int8]
-
-    init(objectCount: Int) {
-        ordinals = Array(repeating: -2, count: objectCount)
-    }
-
-    /// The shape of `uid` when already worked out: `.some(nil)` for no shape, nil when not known.
-    func known(_ uid: Int) -> FoundationShape?? {
-        let cached = ordinals[uid]
-        if cached >= 0 { return .some(FoundationShape.byOrdinal[Int(cached)]) }
-        return cached == -1 ? .some(nil) : nil
-    }
-
-    /// Records the shape of `uid`, worked out by the caller exactly as `KeyedArchive.shape(of:)` does.
-    mutating func record(_ shape: FoundationShape?, of uid: Int) {
-        ordinals[uid] = shape.map { Int8($0.ordinal) } ?? -1
-    }
-
-    mutating func shape(of uid: Int, in archive: KeyedArchive) throws(ArchiveError) -> FoundationShape? {
-        let cached = ordinals[uid]
-        if cached >= 0 { return FoundationShape.byOrdinal[Int(cached)] }
-        if cached == -1 { return nil }
-        let shape = try archive.shape(of: uid)
-        ordinals[uid] = shape.map { Int8($0.ordinal) } ?? -1
-        return shape
-    }
-}

@@ -10,6 +10,12 @@ extension KeyedArchive {
     /// objects whose fields do not have the shape's encoding (those are shown as `{"$class": …}`,
     /// like any other class, rather than guessed at; `shapeProblems(of:as:)` says what is wrong).
     public func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
+        var layouts = LayoutMemo()
+        return try shape(of: uid, layouts: &layouts)
+    }
+
+    /// `shape(of:)`, reading collection and dictionary layouts through `layouts` (`ShapeMemo`).
+    func shape(of uid: Int, layouts: inout LayoutMemo) throws(ArchiveError) -> FoundationShape? {
         guard let classIndex = classIndex(of: uid), !classes[classIndex].isInline, let shape = classes[classIndex].shape else { return nil }
         switch shape {
         case .string: return hasStringValue(ofObject: uid) ? shape : nil
@@ -18,10 +24,8 @@ extension KeyedArchive {
             guard let index = scalarField(uid, "NS.time"), plist.kind(of: index) == .real || plist.kind(of: index) == .integer,
                   plist.double(at: index)?.isFinite == true else { return nil }
             return shape
-        case .array, .set, .orderedSet: return collectionLayout(uid) != nil ? shape : nil
-        case .dictionary:
-            guard let keys = uidArray(uid, "NS.keys"), let values = uidArray(uid, "NS.objects") else { return nil }
-            return keys.count == values.count ? shape : nil
+        case .array, .set, .orderedSet: return layouts.collection(uid, in: self) != nil ? shape : nil
+        case .dictionary: return layouts.dictionary(uid, in: self) != nil ? shape : nil
         case .uuid:
             return dataIndex(field(uid, "NS.uuidbytes")).flatMap { plist.data(at: $0) }?.count == 16 ? shape : nil
         case .url:

@@ -89,10 +89,10 @@ extension PlainRenderer {
     mutating func pushFoundationContainer(_ uid: Int, shape: FoundationShape) throws(ArchiveError) {
         switch shape.jsonForm {
         case .dictionary:
-            guard let (keys, values) = archive.dictionaryLayout(uid) else {
+            guard let dictionary = shapes.layouts.dictionary(uid, in: archive) else {
                 throw malformed(uid, "needs NS.keys and NS.objects arrays of UIDs of the same length")
             }
-            let stringKeys = (0 ..< keys.count).allSatisfy { archive.isStringObject(keys.target(at: $0, in: archive)) }
+            let (keys, values, stringKeys) = (dictionary.keys, dictionary.values, dictionary.stringKeys)
             output.append(stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
             stack.append(.literal(stringKeys ? "}" : "]"))
             for position in (0 ..< keys.count).reversed() {
@@ -161,7 +161,7 @@ extension PlainRenderer {
         default:
             output.append(UInt8(ascii: "["))
             stack.append(.literal("]"))
-            guard let layout = archive.collectionLayout(uid) else { return }
+            guard let layout = shapes.layouts.collection(uid, in: archive) else { return }
             for position in (0 ..< layout.count).reversed() {
                 stack.append(.edge(target: layout.target(at: position, in: archive), site: layout.site(at: position, uid: uid),
                                    topIndex: -1, component: .index(position)))

@@ -27,7 +27,7 @@ struct PlainRenderer {
     /// step from there, so a later site can spell the pointer of that first rendering.
     private var firstRenderings: [(parent: Int32, component: PathComponent)] = []
     /// Foundation shapes, mostly already worked out by the policy walk.
-    private var shapes: ShapeCache
+    var shapes: ShapeMemo
     /// `{"$class":"Name"` of each class, built on first use.
     private var classOpenings: [[UInt8]]
     /// Nested archives already rendered as `{"$archive":…}`, by the plist index of their data.
@@ -57,11 +57,11 @@ struct PlainRenderer {
 
     /// With a `sink`, the document goes to it in chunks of about `chunkSize` bytes as it is
     /// rendered; without, it is kept whole in `output.bytes`.
-    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, shapes: ShapeCache? = nil,
+    init(archive: KeyedArchive, redactions: Redactions, limits: DecodeLimits, shapes: ShapeMemo? = nil,
          nestedJSON: [Int: [UInt8]] = [:], sink: JSONChunkConsumer? = nil, chunkSize: Int = JSONOutput.defaultChunkSize) {
         self.archive = archive
         self.nestedJSON = nestedJSON
-        self.shapes = shapes ?? ShapeCache(objectCount: archive.objectCount)
+        self.shapes = shapes ?? ShapeMemo(objectCount: archive.objectCount)
         self.classOpenings = Array(repeating: [], count: archive.classes.count)
         self.redactions = redactions
         self.limits = limits
@@ -187,14 +187,12 @@ struct PlainRenderer {
         }
     }
 
-    /// Same rule as the policy walk: a cycle of Foundation collections alone cannot be decoded.
-    private func rejectCollectionCycle(closingAt target: Int) throws(ArchiveError) {
+    /// The policy walk's rule (`ShapeMemo.isValueOnlyCycle`): a cycle of Foundation value objects
+    /// alone cannot be decoded.
+    private mutating func rejectCollectionCycle(closingAt target: Int) throws(ArchiveError) {
         guard let start = openUIDs.lastIndex(of: target) else { return }
         let members = openUIDs[start...]
-        let valuesOnly = members.allSatisfy { uid in
-            (try? archive.shape(of: uid)).flatMap { $0 } != nil
-        }
-        if valuesOnly {
+        if try shapes.isValueOnlyCycle(members, in: archive) {
             throw ArchiveError(.collectionCycle, path: pointer(), "Foundation objects contain each other (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
     }
@@ -320,10 +318,10 @@ struct PlainRenderer {
 
     /// An empty Foundation collection (`[]`, `{}`) is shorter than any `$ref`: it expands at every
     /// site like a value.
-    private func isEmptyCollection(_ uid: Int, shape: FoundationShape?) -> Bool {
+    private mutating func isEmptyCollection(_ uid: Int, shape: FoundationShape?) -> Bool {
         switch shape?.jsonForm {
-        case .some(.array): archive.collectionLayout(uid)?.count == 0
-        case .some(.dictionary): archive.dictionaryLayout(uid)?.keys.count == 0
+        case .some(.array): shapes.layouts.collection(uid, in: archive)?.count == 0
+        case .some(.dictionary): shapes.layouts.dictionary(uid, in: archive)?.keys.count == 0
         default: false
         }
     }

@@ -118,9 +118,12 @@ extension PolicyEvaluator {
     /// What a schema says about one key object. ASCII keys (nearly all) are matched by their bytes;
     /// others are decoded once per distinct key object and compared as strings.
     private mutating func resolveKey(_ keyIndex: Int, pair: Int, classIndex: Int, compiled: Int) -> KeyResolution {
-        if schemaKeys.classSlots[compiled].asciiOnly, archive.plist.kind(of: keyIndex) != .utf16String,
-           let matched = schemaKeys.asciiSlot(compiled, keyIndex: keyIndex, pair: pair, in: archive.plist) {
-            return resolution(slot: matched, compiled: compiled)
+        if schemaKeys.classSlots[compiled].asciiOnly, archive.plist.kind(of: keyIndex) != .utf16String {
+            switch schemaKeys.asciiSlot(compiled, keyIndex: keyIndex, pair: pair, in: archive.plist) {
+            case .slot(let slot): return resolution(slot: slot, compiled: compiled)
+            case .notInSchema: return resolution(slot: nil, compiled: compiled)
+            case .notASCII: break
+            }
         }
         let cacheKey = classIndex << 32 | keyIndex
         if let known = keyResolutions[cacheKey] { return known }

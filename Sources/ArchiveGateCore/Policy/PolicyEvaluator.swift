@@ -20,7 +20,8 @@ struct PolicyEvaluator {
     /// Resolved non-ASCII schema keys, by `classIndex << 32 | key plist index`.
     var keyResolutions: [Int: KeyResolution] = [:]
     var requiredFound: [Bool] = []
-    private(set) var shapes: ShapeCache
+    /// Shapes and the last layouts read, handed to the renderer with the evaluation.
+    private(set) var shapes: ShapeMemo
     private var expanded: [Bool]
     /// Per archive class: true for the inline-scalar pseudo-classes, whose objects have no fields.
     private let isLeafClass: [Bool]
@@ -33,35 +34,8 @@ struct PolicyEvaluator {
     private var openNodes: [UInt64] = []
     private var topNodes: UInt64 = 0
     private var sawCycle = false
-    /// Collections whose elements were already checked against a given constraint: per UID the
-    /// first constraint checked (`ElementCheck.packed`, 0 = none; a flat table, allocated on the
-    /// first collection), and a set for a collection met again under a different one (or under
-    /// constraints too large to pack).
-    private var checkedElements: [UInt32] = []
-    private var checkedOtherElements = Set<ElementCheck>()
-    private struct ElementCheck: Hashable {
-        var uid: Int
-        var elements: Int
-        var keys: Int
-
-        /// Both constraints (expectation-set indices, -1 for none) in one nonzero 32-bit word, or
-        /// nil when an index is past 2^15 - 2 (a policy with that many distinct sets is not seen).
-        var packed: UInt32? {
-            guard (-1 ..< (1 << 15) - 1).contains(elements), (-1 ..< (1 << 15) - 1).contains(keys) else { return nil }
-            return 1 << 31 | UInt32(elements + 1) << 15 | UInt32(keys + 1)
-        }
-    }
-    /// A dictionary's keys and values (`dictionaryLayout`).
-    struct DictionaryLayout {
-        var uid: Int
-        var keys: CollectionLayout
-        var values: CollectionLayout
-        /// Every key is a string object.
-        var stringKeys: Bool
-    }
-    /// The last answers of `dictionaryLayout` and `collectionLayout`.
-    private var lastDictionary: DictionaryLayout?
-    private var lastCollection: (uid: Int, layout: CollectionLayout)?
+    /// Collections whose elements were already checked, and against which constraints.
+    private var checkedElements = ElementCheckMemo()
     /// The path from `$top` to the object being expanded, as components of the plain JSON.
     var path: [PathComponent] = []
     /// Danger findings and admission rules (`PolicyEvaluator+Danger`).
@@ -90,7 +64,7 @@ struct PolicyEvaluator {
         self.policy = policy
         self.table = ExpectationTable(allowed: policy.allowed, classes: archive.classes)
         self.schemaKeys = SchemaKeyTable(classes: archive.classes, policy: policy)
-        self.shapes = ShapeCache(objectCount: archive.objectCount)
+        self.shapes = ShapeMemo(objectCount: archive.objectCount)
         self.expanded = Array(repeating: false, count: archive.objectCount)
         self.isLeafClass = archive.classes.map(\.isInline)
         self.openPosition = Array(repeating: -1, count: archive.objectCount)
@@ -214,26 +188,7 @@ struct PolicyEvaluator {
 
     /// The Foundation shape object `uid` is read as (computed once per object).
     mutating func shape(of uid: Int) throws(ArchiveError) -> FoundationShape? {
-        if let known = shapes.known(uid) { return known }
-        // A collection's or dictionary's shape is whether its layout reads (what
-        // `KeyedArchive.shape(of:)` decides for these shapes): worked out through the walk's
-        // layout memo, which the site check and the expansion then reuse.
-        if let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline,
-           let declared = archive.classes[classIndex].shape {
-            switch declared {
-            case .array, .set, .orderedSet:
-                let shape = collectionLayout(uid) != nil ? declared : nil
-                shapes.record(shape, of: uid)
-                return shape
-            case .dictionary:
-                let shape = dictionaryLayout(uid) != nil ? declared : nil
-                shapes.record(shape, of: uid)
-                return shape
-            default:
-                break
-            }
-        }
-        return try shapes.shape(of: uid, in: archive)
+        try shapes.shape(of: uid, in: archive)
     }
 
     /// Adds a child's rendered-node count to the innermost open object (saturating: bombs overflow).
@@ -247,19 +202,12 @@ struct PolicyEvaluator {
         }
     }
 
-    /// A reference back to an object still being expanded. Cycles through custom objects are how
-    /// NSCoding graphs link parents and children and render as `$ref`; a cycle of Foundation
-    /// value objects alone (collections, dictionaries, attributed strings, errors …) cannot be
-    /// decoded by anyone — each must be decoded before the one that holds it — and is an error.
+    /// A reference back to an object still being expanded: an error when the cycle is of
+    /// Foundation value objects alone (`ShapeMemo.isValueOnlyCycle`).
     private mutating func checkCycle(closingAt target: Int) throws(ArchiveError) {
         sawCycle = true
         let members = openUIDs[Int(openPosition[target])...]
-        var valuesOnly = true
-        for uid in members {
-            let shape = try shape(of: uid)
-            if shape == nil { valuesOnly = false }
-        }
-        if valuesOnly {
+        if try shapes.isValueOnlyCycle(members, in: archive) {
             throw ArchiveError(.collectionCycle, path: pointer(),
                                "\(members.count == 1 ? "a Foundation object contains itself" : "\(members.count) Foundation objects contain each other") (UIDs \(members.map(String.init).joined(separator: " → ")) → \(target))")
         }
@@ -314,7 +262,7 @@ struct PolicyEvaluator {
     /// Element (and dictionary key) classes of a collection, checked once per collection and constraint.
     private mutating func checkElements(of edge: Edge, elements: Int?, keys: Int?) throws(ArchiveError) {
         guard let shape = try shape(of: edge.target), shape.isCollection || shape.isDictionary else { return }
-        guard markElementsChecked(ElementCheck(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1)) else { return }
+        guard checkedElements.insert(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1, objectCount: archive.objectCount) else { return }
         let isDictionary = shape.isDictionary
         let dictionary = isDictionary ? dictionaryLayout(edge.target) : nil
         let stringKeys = dictionary?.stringKeys ?? false
@@ -340,21 +288,6 @@ struct PolicyEvaluator {
         }
     }
 
-    /// Records that a collection's elements are checked against a constraint; false if they already were.
-    private mutating func markElementsChecked(_ check: ElementCheck) -> Bool {
-        if checkedElements.isEmpty { checkedElements = Array(repeating: 0, count: archive.objectCount) }
-        guard let packed = check.packed else { return checkedOtherElements.insert(check).inserted }
-        switch checkedElements[check.uid] {
-        case 0:
-            checkedElements[check.uid] = packed
-            return true
-        case packed:
-            return false
-        default:
-            return checkedOtherElements.insert(check).inserted
-        }
-    }
-
     private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, owner: Edge, site: ReferenceSite,
                                        path: (PolicyEvaluator) -> String) throws(ArchiveError) {
         try scanDanger(uid, path: path)
@@ -376,24 +309,15 @@ struct PolicyEvaluator {
         redactions.sites.insert(site)
     }
 
-    /// Where a dictionary's keys and values are, and whether every key is a string object (the
-    /// JSON is then an object keyed by them). The site check of a dictionary and its expansion
-    /// right after ask for the same object: the last answer is kept, not worked out twice.
+    /// Where a dictionary's keys and values are (`LayoutMemo`: the site check of a dictionary and
+    /// its expansion right after ask for the same object).
     mutating func dictionaryLayout(_ uid: Int) -> DictionaryLayout? {
-        if let last = lastDictionary, last.uid == uid { return last }
-        guard let (keys, values) = archive.dictionaryLayout(uid) else { return nil }
-        let stringKeys = (0 ..< keys.count).allSatisfy { archive.isStringObject(keys.target(at: $0, in: archive)) }
-        let layout = DictionaryLayout(uid: uid, keys: keys, values: values, stringKeys: stringKeys)
-        lastDictionary = layout
-        return layout
+        shapes.layouts.dictionary(uid, in: archive)
     }
 
-    /// `KeyedArchive.collectionLayout`, the last answer kept like `dictionaryLayout`'s.
+    /// Where a collection's elements are (`LayoutMemo`).
     mutating func collectionLayout(_ uid: Int) -> CollectionLayout? {
-        if let last = lastCollection, last.uid == uid { return last.layout }
-        guard let layout = archive.collectionLayout(uid) else { return nil }
-        lastCollection = (uid, layout)
-        return layout
+        shapes.layouts.collection(uid, in: archive)
     }
 }
 

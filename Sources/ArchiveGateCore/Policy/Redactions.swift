@@ -19,7 +19,7 @@ struct PolicyEvaluation {
     /// (an acyclic graph with no object-wide redactions); nil otherwise.
     var minimumPlainNodes: UInt64?
     /// The Foundation shapes the walk worked out, for the renderers to reuse.
-    var shapes: ShapeCache
+    var shapes: ShapeMemo
     /// True when every violation is a Foundation shape problem: inspection mode still renders then.
     var onlyShapeViolations: Bool
     /// The nested archives decoded (`--nested`), by the plist index of the data that holds each:

@@ -76,28 +76,38 @@ struct SchemaKeyTable {
         return classSlots.count - 1
     }
 
+    /// What matching a key by its bytes found (`asciiSlot`).
+    enum AsciiKeyMatch {
+        /// The schema's slot with this name.
+        case slot(Int)
+        /// The class's schema has no key of this name.
+        case notInSchema
+        /// The key is not ASCII: it must be decoded and compared as a `String`.
+        case notASCII
+    }
+
     /// The slot whose name equals the user key of the string object `keyIndex` of `plist` (the
-    /// archive escapes a user key `$x` as `$$x`), or nil when the class has no such name; `.none`
-    /// (the outer nil) when the key is not ASCII and must be compared as a `String`. Only valid when
-    /// `classSlots[compiled].asciiOnly` and the key is not a UTF-16 string.
+    /// archive escapes a user key `$x` as `$$x`). Only valid when `classSlots[compiled].asciiOnly`
+    /// and the key is not a UTF-16 string.
     ///
     /// The plist is a borrowed parameter, not read through the evaluator inside one of its mutating
     /// methods: that copied the whole `PropertyList` (six retains and releases) per field.
-    mutating func asciiSlot(_ compiled: Int, keyIndex: Int, pair: Int, in plist: PropertyList) -> Int?? {
+    mutating func asciiSlot(_ compiled: Int, keyIndex: Int, pair: Int, in plist: PropertyList) -> AsciiKeyMatch {
         let guess = pair < Self.guessedPairs ? compiled * Self.guessedPairs + pair : -1
         let (start, length) = plist.stringStorage(at: keyIndex)
-        let found = plist.bytes.withUnsafeBufferPointer { buffer -> (slot: Int, candidate: Int)?? in
+        var candidate = -1
+        let match = plist.bytes.withUnsafeBufferPointer { buffer -> AsciiKeyMatch in
             var bytes = UnsafeBufferPointer(rebasing: buffer[start ..< start + length])
-            guard !bytes.contains(where: { $0 >= 0x80 }) else { return .none }
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return .notASCII }
             if bytes.count >= 2, bytes[0] == UInt8(ascii: "$"), bytes[1] == UInt8(ascii: "$") {
                 bytes = UnsafeBufferPointer(rebasing: bytes[1...])
             }
-            return .some(findAsciiSlot(compiled, key: bytes, from: guess >= 0 ? Int(pairMatch[guess]) : 0))
+            guard let found = findAsciiSlot(compiled, key: bytes, from: guess >= 0 ? Int(pairMatch[guess]) : 0) else { return .notInSchema }
+            candidate = found.candidate
+            return .slot(found.slot)
         }
-        guard let found else { return .none }
-        guard let found else { return .some(nil) }
-        if guess >= 0 { pairMatch[guess] = Int32(found.candidate) }
-        return .some(found.slot)
+        if guess >= 0, candidate >= 0 { pairMatch[guess] = Int32(candidate) }
+        return match
     }
 
     /// The slot whose name equals the ASCII user key `key` and its position in the class's run,
