@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# ArchiveGate: the `archivegate serve` HTTP service in a slim Debian image (docs/DEPLOY.md). Ships
+# ArchiveGate: the `archivegate serve` HTTP service in a slim Debian image (docs/OPERATIONS.md). Ships
 # `archivegate` (the CLI) and `archivegate-server` beside it, which `archivegate serve` execs.
 #
 #   docker build -t archivegate .
