@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# ArchiveGate: the `archivegate serve` HTTP service in a slim Debian image (docs/DEPLOY.md). Ships
+# ArchiveGate: the `archivegate serve` HTTP service in a slim Debian image (docs/OPERATIONS.md). Ships
 # `archivegate` (the CLI) and `archivegate-server` beside it, which `archivegate serve` execs.
 #
 #   docker build -t archivegate .
@@ -73,9 +73,10 @@ RUN groupadd --system --gid 10001 archivegate \
 COPY --from=build /staging/archivegate /staging/archivegate-server /usr/local/bin/
 
 WORKDIR /app
-# Shipped config (server.json, demo tenant, policies), owned by root and read-only for the
-# service; mount your own over it: `-v ./my-config:/app/config:ro`. Replace the demo tenant
-# before the service is reachable by anyone else.
+# Shipped config (server.json, an empty tenants/, the example policies), owned by root and
+# read-only for the service: the image carries no tenant (the demo tenant lives in
+# examples/demo-tenant/, which only scripts/serve loads). Mount your own over it:
+# `-v ./my-config:/app/config:ro`.
 COPY config /app/config
 # SQLite result store and any other state. Scaling out: point replicas at a shared store instead.
 VOLUME ["/app/data"]

@@ -59,7 +59,7 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Every name, in the order the README's table lists them.
+    /// Every name, in the order docs/CLI.md's verdict table lists them.
     public static let names = ["accepted", "acceptedWithFindings", "redacted", "rejected", "malformed", "inconclusive", "plist"]
 
     /// The code that explains a `malformed` or `inconclusive` verdict (`"verdictReason"`); nil otherwise.

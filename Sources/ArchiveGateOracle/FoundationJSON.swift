@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes a graph decoded by Foundation as JSON in ArchiveGate's plain shape (README "JSON
+/// Writes a graph decoded by Foundation as JSON in ArchiveGate's plain shape (docs/JSON.md "JSON
 /// conventions"), with tags where the comparison must not be positional or textual:
 /// `{"\u{1}set": […]}` (any order), `{"\u{1}dict": [{"key","value"}]}` (non-string keys, any order),
 /// `{"$date": seconds}`, `{"$decimal": "text"}`, `{"$attributed": {"string","runs"}}`,

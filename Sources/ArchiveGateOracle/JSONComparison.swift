@@ -109,7 +109,7 @@ enum JSONComparison {
         return result
     }
 
-    /// ArchiveGate's date form (README): UTC ISO 8601 inside years 1–9999 whose fraction (at least
+    /// ArchiveGate's date form (docs/JSON.md): UTC ISO 8601 inside years 1–9999 whose fraction (at least
     /// three digits) read as an exact decimal gives back the double; else the seconds as a number.
     static func dateEqual(_ ours: JSONValue, sinceReferenceDate seconds: Double) -> Bool {
         let unixMilliseconds = ((seconds + 978_307_200) * 1000).rounded(.down)

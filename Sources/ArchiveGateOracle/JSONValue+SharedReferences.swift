@@ -1,7 +1,7 @@
 import Foundation
 
 /// ArchiveGate's plain JSON writes an object shared by several sites once, and `{"$ref": pointer}`
-/// at the later sites (README "JSON conventions"); Foundation's graph, written by `FoundationJSON`,
+/// at the later sites (docs/JSON.md "JSON conventions"); Foundation's graph, written by `FoundationJSON`,
 /// repeats it at every site. Before comparing, the shared references are expanded in place; a
 /// `$ref` to an ancestor of its own (original) location is a cycle and stays, as `FoundationJSON`
 /// tags cycles.

@@ -68,7 +68,7 @@ public func buildApplication(
                                             "decode_bytes_per_object": .stringConvertible(DecodeEstimate.bytesPerObject),
                                             "largest_convertible_archive_bytes": .stringConvertible(largestConvertible)])
     for tenant in tenants.tenants where tenant.maxArchiveBytes > largestConvertible {
-        logger.warning("a tenant's maxArchiveBytes is more than its share of the memory budget can convert (README: Memory budget)",
+        logger.warning("a tenant's maxArchiveBytes is more than its share of the memory budget can convert (docs/MEMORY.md)",
                        metadata: ["tenant": .string(tenant.id), "max_archive_bytes": .stringConvertible(tenant.maxArchiveBytes),
                                   "largest_convertible_archive_bytes": .stringConvertible(largestConvertible)])
     }

@@ -5,7 +5,7 @@ extension CLIExit {
     /// A limit or the deadline stopped the check, an undecoded nested archive, or a batch with no archive.
     static let inconclusive = ExitCode(3)
 
-    /// The one place a verdict becomes an exit status (README, "Exit codes"); every command, batch
+    /// The one place a verdict becomes an exit status (docs/CLI.md, the verdict table); every command, batch
     /// and scan exits through it. A redaction exits 0: the output is what the policy admits.
     static func status(for verdict: Verdict) -> ExitCode {
         switch verdict {

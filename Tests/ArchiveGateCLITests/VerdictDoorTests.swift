@@ -5,7 +5,7 @@ import Testing
 
 /// The door table: the same inputs through every CLI door — `validate`, `convert`, `sanitize`,
 /// batch JSON Lines (`validate`, `convert`), `validate --out`, `scan-db` and `fetch` from a loopback
-/// origin — give the same verdict and the exit status README documents for it (0 accepted,
+/// origin — give the same verdict and the exit status docs/CLI.md documents for it (0 accepted,
 /// redacted, plist; 1 rejected, acceptedWithFindings; 2 malformed; 3 inconclusive).
 @Suite struct VerdictDoorTests {
     struct Row: CustomStringConvertible, Sendable {

@@ -68,7 +68,7 @@ import Testing
 
     // MARK: - Sharing
 
-    /// A shared object is written at its first site and referenced at the others (README "JSON
+    /// A shared object is written at its first site and referenced at the others (docs/JSON.md "JSON
     /// conventions"); an empty collection (`tags`) is a value and expands at both.
     @Test func aSharedObjectIsWrittenOnceThenReferenced() throws {
         let ann = SampleAuthor(name: "Ann")

@@ -5,7 +5,7 @@ import Testing
 /// overlapping last word: every string, whatever the position of its escapes relative to those
 /// blocks, must come out as the one-byte-at-a-time escape table writes it.
 @Suite struct JSONOutputStringTests {
-    /// The escape table, one byte at a time (README "JSON conventions").
+    /// The escape table, one byte at a time (docs/JSON.md "JSON conventions").
     static func reference(_ bytes: [UInt8]) -> [UInt8] {
         var output: [UInt8] = [UInt8(ascii: "\"")]
         for byte in bytes {

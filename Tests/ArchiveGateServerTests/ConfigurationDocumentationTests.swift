@@ -2,13 +2,13 @@
 import Foundation
 import Testing
 
-/// README.md's Configuration table and config/server.json list every key of
+/// docs/OPERATIONS.md's Configuration table and config/server.json list every key of
 /// `ConfigurationDefaults` with that default, and nothing else: the defaults are written once.
 @Suite struct ConfigurationDocumentationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized
 
-    /// How README and server.json spell a default.
-    private func readmeText(_ documented: DocumentedDefault) -> String {
+    /// How docs/OPERATIONS.md and server.json spell a default.
+    private func documentedText(_ documented: DocumentedDefault) -> String {
         switch documented {
         case .sameAs(let key): "`\(key)`"
         case .none: "none"
@@ -21,10 +21,10 @@ import Testing
         }
     }
 
-    @Test func readmeTableListsEveryKeyWithItsDefault() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    @Test func operationsTableListsEveryKeyWithItsDefault() throws {
+        let operations = try String(contentsOf: Self.root.appendingPathComponent("docs/OPERATIONS.md"), encoding: .utf8)
         let header = "| key (`server.json`) | environment | default | meaning |"
-        let table = try #require(readme.components(separatedBy: header).dropFirst().first)
+        let table = try #require(operations.components(separatedBy: header).dropFirst().first)
             .components(separatedBy: "\n\n")[0]
         var rows: [String: [String]] = [:]
         for line in table.split(separator: "\n") where line.hasPrefix("| `") {
@@ -32,12 +32,12 @@ import Testing
             rows[cells[1].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
         }
         for key in ConfigurationDefaults.all {
-            let cells = try #require(rows[key.name], "README lacks a row for \(key.name)")
+            let cells = try #require(rows[key.name], "docs/OPERATIONS.md lacks a row for \(key.name)")
             #expect(cells[2].hasPrefix("`\(key.environmentName)`"), "\(key.name): environment column \(cells[2])")
-            #expect(cells[3].hasPrefix(readmeText(key.documentedDefault)), "\(key.name): default column \(cells[3])")
+            #expect(cells[3].hasPrefix(documentedText(key.documentedDefault)), "\(key.name): default column \(cells[3])")
         }
         let known = Set(ConfigurationDefaults.all.map(\.name))
-        #expect(Set(rows.keys).subtracting(known).isEmpty, "README rows without a key: \(Set(rows.keys).subtracting(known))")
+        #expect(Set(rows.keys).subtracting(known).isEmpty, "docs/OPERATIONS.md rows without a key: \(Set(rows.keys).subtracting(known))")
     }
 
     @Test func shippedServerJSONShowsEveryKeyWithItsDefault() throws {

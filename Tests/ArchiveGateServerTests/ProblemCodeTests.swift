@@ -15,12 +15,12 @@ import Testing
         #expect(raw.allSatisfy { $0.split(separator: ".").count == 2 }, "\(raw)")
     }
 
-    /// README's errors table is what clients read: every server code has a row with its status.
-    @Test func readmeListsEveryServerCodeWithItsStatus() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    /// docs/API.md's errors table is what clients read: every server code has a row with its status.
+    @Test func apiDocumentListsEveryServerCodeWithItsStatus() throws {
+        let api = try String(contentsOf: Self.root.appendingPathComponent("docs/API.md"), encoding: .utf8)
         for code in ProblemCode.serverCodes {
             let row = "| \(code.response.status.code) | `\(code.rawValue)` |"
-            #expect(readme.contains(row), "README lacks the row \(row)")
+            #expect(api.contains(row), "docs/API.md lacks the row \(row)")
         }
     }
 

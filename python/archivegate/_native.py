@@ -1,6 +1,6 @@
 """Native Python values from ArchiveGate's JSON.
 
-Plain JSON (README "JSON conventions") writes NSData as base64 and NSDate as an ISO 8601 string,
+Plain JSON (docs/JSON.md "JSON conventions") writes NSData as base64 and NSDate as an ISO 8601 string,
 so a string alone cannot say which it was. ``rehydrate`` walks the plain JSON beside the typed JSON
 of the same archive (the lossless graph, where data is ``{"$data"}`` and a date ``{"$date"}`` or an
 NSDate's ``NS.time``) and replaces exactly those strings with ``bytes`` and ``datetime``, reals
@@ -24,7 +24,7 @@ _SPECIAL_REALS = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
 _ARRAYS = {"NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"}
 _DICTIONARIES = {"NSDictionary", "NSMutableDictionary"}
 _STRINGS = {"NSString", "NSMutableString"}
-#: Foundation classes whose plain JSON has a shape of its own (README "JSON conventions"): their
+#: Foundation classes whose plain JSON has a shape of its own (docs/JSON.md "JSON conventions"): their
 #: archive fields are not the plain JSON's keys, so only the dates named here are converted.
 _DATES_IN_SHAPE = {"CLLocation": ("timestamp",), "NSDateInterval": ("start", "end")}
 _FOUNDATION_SHAPED = {
@@ -262,7 +262,7 @@ def expand_shared(document: Any, max_nodes: int = 10_000_000) -> Any:
     """``document`` with every shared-object ``{"$ref": pointer}`` replaced by a copy of what it
     points to, for callers that expect a tree (nska_deserialize's shape). Plain JSON writes an
     object reachable from several places once, at its first site, and ``{"$ref"}`` at the later
-    ones (README "JSON conventions"); a ``$ref`` to an ancestor of its own site is a cycle and stays.
+    ones (docs/JSON.md "JSON conventions"); a ``$ref`` to an ancestor of its own site is a cycle and stays.
     Iterative (no recursion); raises ``ValueError`` past ``max_nodes`` (a graph whose tree is too
     large to write out)."""
     holder = [document]

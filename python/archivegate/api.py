@@ -109,7 +109,7 @@ def _outcome(record: Mapping[str, Any], source: Optional[str]) -> dict:
     if status == "rejected":
         raise RejectedArchive(record.get("report") or {}, source)
     # plist: a plain property list, converted; the other verdicts of a validate record carry the
-    # report (README "verdict" table).
+    # report (docs/CLI.md, the verdict table).
     if status in ("converted", "valid", "plist", "redacted", "acceptedWithFindings", "inconclusive"):
         return dict(record)
     raise ArchiveGateError(f"status.{status}", f"unexpected record status {status!r}", "", source)
@@ -140,7 +140,7 @@ def loads(data: Union[bytes, bytearray, memoryview], *, mode: str = "plain", nat
           nested: bool = False, class_names: str = "keep", nulls: str = "keep") -> Any:
     """The archive in ``data`` as Python values: ``{"root": …}`` (one member per ``$top`` name).
 
-    ``mode="plain"`` follows README "JSON conventions" with, when ``native`` (the default), NSData
+    ``mode="plain"`` follows docs/JSON.md "JSON conventions" with, when ``native`` (the default), NSData
     as ``bytes``, NSDate as an aware UTC ``datetime`` and reals as ``float``; ``native=False`` gives
     the JSON exactly as the CLI prints it. ``mode="typed"`` is the lossless archive graph (tags as
     ``UID``, bytes, datetime, float when ``native``). ``policy`` is a policy file, ``allow_any_class``
@@ -169,7 +169,7 @@ def load(path_or_file: Union[PathLike, BinaryIO], *, mode: str = "plain", native
 
 def validate(source: Source, *, policy: Optional[PathLike] = None, allow_any_class: bool = False,
              limits: Optional[Mapping[str, int]] = None, nested: bool = False) -> dict:
-    """The validation report (README "The report") of bytes, a path or a binary file, whether or not
+    """The validation report (docs/JSON.md "The report") of bytes, a path or a binary file, whether or not
     the policy accepts the archive (``report["valid"]`` says which). Malformed input raises
     ``MalformedArchive``."""
     name = os.fspath(source) if isinstance(source, (str, os.PathLike)) else None

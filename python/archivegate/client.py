@@ -1,4 +1,4 @@
-"""A client for the ArchiveGate HTTP service (README "HTTP API"), on ``urllib`` alone.
+"""A client for the ArchiveGate HTTP service (docs/API.md), on ``urllib`` alone.
 
     client = archivegate.Client("http://127.0.0.1:8080", key="demo-key-change-me")
     report = client.validate(data)

@@ -79,7 +79,7 @@ class ServiceError(ArchiveGateError):
         super().__init__(problem.get("code", f"http.{status}"), str(detail), f"at {pointer}" if pointer else "")
 
 
-#: The CLI's exit codes (README "CLI"): what each means and the exception a run that produced no
+#: The CLI's exit codes (docs/CLI.md): what each means and the exception a run that produced no
 #: record of its own raises. 0, 1 and 2 are per-file outcomes in a batch; a code missing here is
 #: raised as ``ArchiveGateError`` (``exit.N``) rather than read as success.
 EXIT_CODES: dict[int, tuple[str, Optional[type]]] = {

@@ -10,7 +10,7 @@ their fields without ``$class``, ``None`` as ``""``, dates as naive UTC ``dateti
 keys as ``str``. Every class is decoded (inspection mode: nothing is ever instantiated) and
 ArchiveGate's limits apply. Differences are listed in docs/PYTHON.md ("nska_deserialize drop-in"):
 NSData is ``bytes`` (nska: ``{"NS.data": bytes}``), NSURL the absolute string, Foundation value
-classes their README shape, and failures raise ``archivegate`` exceptions, all of which are
+classes their docs/JSON.md shape, and failures raise ``archivegate`` exceptions, all of which are
 ``DeserializeError``.
 """
 

@@ -35,9 +35,9 @@ def test_custom_classes_keep_their_fields_with_dates_and_data_native(real_corpus
     assert token["ChangeTokenData"] == base64.b64decode("EgoQEgwAAAAAAAAAAAAAAAAYARgA")
     assert root["lastKnownUserRecordID"]["ZoneID"]["ownerName"] == "__defaultOwner__"
     assert root["existingDatabaseSubscriptionID"] is None
-    # native=False is the JSON exactly as the CLI prints it (README "JSON conventions").
+    # native=False is the JSON exactly as the CLI prints it (docs/JSON.md "JSON conventions").
     plain = archivegate.load(path, allow_any_class=True, native=False)["root"]
-    # Exact dates: every digit of the double's shortest decimal (README "JSON conventions").
+    # Exact dates: every digit of the double's shortest decimal (docs/JSON.md "JSON conventions").
     assert plain["lastFetchDatabaseChangesDate"] == "2025-02-14T12:50:45.532271Z"
     assert plain["serverChangeTokenForDatabase"]["ChangeTokenData"] == "EgoQEgwAAAAAAAAAAAAAAAAYARgA"
     # The same from bytes and from an open file; class names dropped on request.

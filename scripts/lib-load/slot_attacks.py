@@ -1,7 +1,7 @@
 """scripts/robustness (j) and (k): tenants holding upload slots with bodies that never finish, while a
 calm tenant uploads (issue 31). Against a server with the default upload caps
 (`memory.maxConcurrentUploads` 128, `memory.maxConcurrentUploadsPerTenant` 32) and long timeouts, so
-only the fair share of slots (`UploadSlotShare`, README "Memory budget") can let the calm tenant in:
+only the fair share of slots (`UploadSlotShare`, docs/OPERATIONS.md, `memory.maxConcurrentUploadsPerTenant`) can let the calm tenant in:
 
   (j) slot exhaustion: 4 tenants × 32 uploads send a complete head and 1 KB of a 200 KB body, then
       nothing (inside the 30 s idle timeout);

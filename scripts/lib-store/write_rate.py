@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes per second through POST /v1/archives: one replica on SQLite, then one and two replicas
-on one throwaway PostgreSQL cluster (docs/DEPLOY.md's figure).
+on one throwaway PostgreSQL cluster (docs/OPERATIONS.md's figure).
 
 Each run starts the replicas, lets `--clients` threads POST unique ~1 KB archives (a new result
 each: no idempotent 200s) round robin over the replicas for `--seconds`, and counts the 201s. Any

@@ -186,7 +186,7 @@ extension KeyedArchive {
     }
 
     /// A date field (seconds since 2001) within the years the plain JSON carries as ISO 8601, the
-    /// range the plist reader holds inline dates to (`PropertyList.representableDates`): README
+    /// range the plist reader holds inline dates to (`PropertyList.representableDates`): docs/JSON.md
     /// promises such dates are refused, not rendered as bare numbers. Kinds are the table's check.
     private func checkDateRange(_ uid: Int, _ key: StaticString, className: String) -> ShapeProblem? {
         guard let value = field(uid, key), plist.kind(of: value) != .bool, let seconds = plist.double(at: value), seconds.isFinite,

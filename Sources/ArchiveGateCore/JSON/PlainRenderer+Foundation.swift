@@ -1,6 +1,6 @@
 import Foundation
 
-/// Natural JSON shapes of the Foundation classes ArchiveGate knows (README "JSON conventions").
+/// Natural JSON shapes of the Foundation classes ArchiveGate knows (docs/JSON.md "JSON conventions").
 extension PlainRenderer {
     /// Writes a Foundation object that renders without children, in its table `jsonForm`. Returns
     /// false for forms that are containers, or for a value ArchiveGate cannot shape (it then renders

@@ -1,4 +1,4 @@
-/// Renders the archive as natural JSON (README "JSON conventions"): an object keyed by the `$top`
+/// Renders the archive as natural JSON (docs/JSON.md "JSON conventions"): an object keyed by the `$top`
 /// names, Foundation values as JSON values, other classes as `{"$class": …}` with their fields in
 /// archive order.
 ///
@@ -6,7 +6,7 @@
 /// values that render without children) are written at every site. An object that renders as a
 /// JSON object or array (a custom class, a non-empty Foundation collection or members form) is written once,
 /// at its first site in document order; a later site, and a cycle, is
-/// `{"$ref": "<pointer of that first rendering>"}` (README "JSON conventions"), so the output stays
+/// `{"$ref": "<pointer of that first rendering>"}` (docs/JSON.md "JSON conventions"), so the output stays
 /// proportional to the archive however widely objects are shared. Object nesting is bounded by
 /// `maxDepth` — whatever the archive's shape, nothing recurses.
 struct PlainRenderer {

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Policy {
-    /// Compiles a policy document (README "Policy format"). Unknown fields are errors so that a typo
+    /// Compiles a policy document (docs/POLICIES.md). Unknown fields are errors so that a typo
     /// cannot silently weaken a policy.
     /// A member named twice in one object is an error (`policy.duplicate_key`), never first or last wins.
     public static func load(json: [UInt8], name defaultName: String = "policy") throws(PolicyError) -> Policy {

@@ -1,6 +1,6 @@
 /// A tenant's decoding contract — NSSecureCoding's "key → expected classes", declared in a file.
 ///
-/// Compiled from JSON (see `Policy.load(json:)` and README "Policy format"): class groups are
+/// Compiled from JSON (see `Policy.load(json:)` and docs/POLICIES.md): class groups are
 /// expanded, `extends` is resolved into subclass closures and inherited key schemas, so evaluation
 /// only does set lookups.
 public struct Policy: Sendable {

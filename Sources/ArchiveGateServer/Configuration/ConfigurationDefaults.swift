@@ -6,11 +6,11 @@ import Logging
 ///
 /// `ServerConfiguration.load` reads every key through it (so `server.json` and `ARCHIVEGATE_*`
 /// variables can only name keys listed here), the settings structs take their initial values from
-/// it, and `ConfigurationDocumentationTests` checks that README.md's Configuration table and
+/// it, and `ConfigurationDocumentationTests` checks that docs/OPERATIONS.md's Configuration table and
 /// config/server.json list every key with this default.
 ///
 /// Adding a key: one `static let` here, its name in `all`, one line in
-/// `ServerConfiguration.resolve` that reads it, a README row and a server.json entry (the tests
+/// `ServerConfiguration.resolve` that reads it, a docs/OPERATIONS.md row and a server.json entry (the tests
 /// name whatever is missing).
 enum ConfigurationDefaults {
     static let httpHost: ConfigurationKey<String> = .string("http.host", "127.0.0.1")
@@ -93,7 +93,7 @@ enum ConfigurationDefaults {
 
     static let uiEnabled: ConfigurationKey<Bool> = .boolean("ui.enabled", true)
 
-    /// Every key, in README order.
+    /// Every key, in the order of docs/OPERATIONS.md's table.
     static let all: [any AnyConfigurationKey] = [
         httpHost, httpPort, httpHeaderTimeoutSeconds, httpBodyTimeoutSeconds, httpIdleTimeoutSeconds, httpSendTimeoutSeconds,
         tenantsDirectory,

@@ -1,12 +1,12 @@
 /// One key of the configuration: its name in `server.json`, its `ARCHIVEGATE_*` variable, its
 /// default and how a raw value is checked. Every key lives in the one table of
-/// `ConfigurationKey+Table.swift`; the loader, the README check and the server.json check read it.
+/// `ConfigurationKey+Table.swift`; the loader, the docs/OPERATIONS.md check and the server.json check read it.
 struct ConfigurationKey<Value: Sendable>: AnyConfigurationKey {
     /// Dotted path in `server.json`: `http.port`.
     let name: String
     /// Used when no source sets the key.
     let defaultValue: Value
-    /// How README and server.json write the default: a JSON value, or (for `fetch.maxBytes`) the
+    /// How docs/OPERATIONS.md and server.json write the default: a JSON value, or (for `fetch.maxBytes`) the
     /// key whose value it defaults to.
     let documentedDefault: DocumentedDefault
     /// A password or a URL that may hold one: messages never repeat its value.
@@ -53,13 +53,13 @@ protocol AnyConfigurationKey: Sendable {
     func check(_ raw: RawConfigurationValue) -> ConfigurationProblem?
 }
 
-/// How a default is written in README.md and config/server.json.
+/// How a default is written in docs/OPERATIONS.md and config/server.json.
 enum DocumentedDefault: Sendable, Equatable {
     /// This very value.
     case value(ConfigurationJSON)
     /// Whatever another key resolves to (`fetch.maxBytes` defaults to `limits.maxBodyBytes`).
     case sameAs(String)
-    /// Unset unless a source sets it: README says "(none)", server.json shows `null` (or, for an
+    /// Unset unless a source sets it: docs/OPERATIONS.md says "(none)", server.json shows `null` (or, for an
     /// environment-only key, leaves it out).
     case none
 }

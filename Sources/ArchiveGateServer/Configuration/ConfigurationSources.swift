@@ -30,7 +30,7 @@ struct ConfigurationSources {
         for (variable, value) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix("ARCHIVEGATE_") {
             if ConfigurationDefaults.otherEnvironmentVariables.contains(variable) { continue }
             guard let key = keysByVariable[variable] else {
-                throw ConfigurationError(.unknownKey, key: variable, "unknown ARCHIVEGATE_* variable\(Self.suggestion(for: variable, among: keysByVariable.keys)); the variables are listed in README.md, Configuration")
+                throw ConfigurationError(.unknownKey, key: variable, "unknown ARCHIVEGATE_* variable\(Self.suggestion(for: variable, among: keysByVariable.keys)); the variables are listed in docs/OPERATIONS.md, Configuration")
             }
             try store(.text(value), origin: variable, for: key)
         }

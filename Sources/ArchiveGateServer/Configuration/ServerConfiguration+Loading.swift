@@ -12,7 +12,7 @@ extension ServerConfiguration {
     ///
     /// Strict: an unknown key in the file, an unknown `ARCHIVEGATE_*` variable, a value of the wrong
     /// type, an unparsable or out-of-range value, or a risky setting without its acknowledgement
-    /// throws a `ConfigurationError` naming the key. Every key is listed in README.md (Configuration).
+    /// throws a `ConfigurationError` naming the key. Every key is listed in docs/OPERATIONS.md (Configuration).
     public static func load(
         configDirectory: String?,
         overrides: [String: String] = [:],

@@ -1,7 +1,7 @@
 import ArchiveGateCore
 
 /// What a request is charged against the memory budget (`MemoryBudget`) before and while its work
-/// runs: the one place these factors are stated (README "Memory budget" explains them; `/readyz`
+/// runs: the one place these factors are stated (docs/MEMORY.md explains them; `/readyz`
 /// and the start-up log show what they allow).
 ///
 ///     body      the upload as it is read (the gzip's inflated archive as it grows)   ArchiveBody

@@ -1,7 +1,7 @@
 import ArchiveGateCore
 import HTTPTypes
 
-/// The one mapping from the core's `Verdict` to an HTTP status (README "Verdicts over HTTP").
+/// The one mapping from the core's `Verdict` to an HTTP status (docs/API.md "Verdicts over HTTP").
 /// Inputs the core could not evaluate never reach it: the core throws, and `Problems/` maps the
 /// error (`malformed` → 422 with its code; a limit, `inconclusive` → 413/422 with its code; a plain
 /// property list → 422 `archive.not_a_keyed_archive`).

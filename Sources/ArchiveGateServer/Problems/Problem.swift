@@ -4,7 +4,7 @@ import ArchiveGateCore
 ///
 /// `type` is `https://archivegate.dev/problems/<code>` where `<code>` is a stable, dotted code:
 /// the core's own (`plist.truncated`, `archive.dangling_uid`) or the server's (`auth.unauthorized`,
-/// `request.body_too_large`, …; the full list is in README.md and the OpenAPI document).
+/// `request.body_too_large`, …; the full list is in docs/API.md and the OpenAPI document).
 public struct Problem: Codable, Sendable, Hashable {
     /// Where problem types live; the URI is an identifier (it need not resolve).
     public static let typeBase = "https://archivegate.dev/problems/"

@@ -11,7 +11,7 @@ import HTTPTypes
 ///   (its raw string), one row in `Server.response` (status and title; the switch is exhaustive, so
 ///   a forgotten row is a build error) and one `public static let` beside the others. Throw it as
 ///   `ProblemError(.newCode, detail: …)`, or add a factory to `ProblemError+Catalog.swift` when the
-///   detail or headers need building. Then add its row to README.md's errors table.
+///   detail or headers need building. Then add its row to docs/API.md's errors table.
 /// - **a new code of a module that already reaches HTTP** (`plist.*`, `archive.*` → the core's
 ///   `PropertyListError.Code`/`ArchiveError.Code`; `fetch.*` → `FetchError.Code`): no edit here —
 ///   add the constant to that module's `Code`; its status and title are decided in the module's

@@ -5,7 +5,7 @@ import Foundation
 extension TenantRegistry {
     /// Loads every `*.json` file in `directory` (sorted by name); a missing folder is no tenants.
     ///
-    /// A tenant file (README.md "Tenant files"):
+    /// A tenant file (docs/OPERATIONS.md "Tenant files"):
     /// `{"id", "keys": [sha256 hex…], "policy": "path/relative/to/file.json" | {inline policy},
     ///   "maxBodyBytes"?, "maxArchiveBytes"?, "rateLimit"?: {"requestsPerSecond", "burst"}, "description"?}`.
     /// Unknown fields are errors, as in policies: a typo must not silently loosen a limit.
