@@ -65,7 +65,8 @@ struct PolicyDiffCommand: ParsableCommand {
         if !needs.isEmpty { header += "; the samples need:" }
         Terminal.outputLine(header)
         for (need, samples) in needs {
-            Terminal.outputLine("  \(need.summary) — \(need.code), \(Self.list(samples))")
+            let path = diff.firstPaths[need].map { " at \(Terminal.shorten($0.isEmpty ? "/" : $0))" } ?? ""
+            Terminal.outputLine("  \(need.summary) — \(need.code)\(path), \(Self.list(samples))")
         }
         for (sample, error) in diff.failures {
             Terminal.outputLine("  not evaluated: \(sample): \(Terminal.failure(error))")
@@ -89,6 +90,8 @@ struct PolicyDiffCommand: ParsableCommand {
             var key: String?
             var accept: String?
             var summary: String
+            /// Where it was first met (a JSON pointer into the first sample's plain JSON).
+            var path: String?
             var samples: [String]
         }
 
@@ -112,7 +115,7 @@ struct PolicyDiffCommand: ParsableCommand {
             policy: diff.policy, samples: diff.sampleCount, accepted: diff.acceptedCount,
             needs: diff.sortedNeeds.map { need, samples in
                 Document.Need(need: need.kind, code: need.code, class: need.className, key: need.key, accept: need.accept,
-                              summary: need.summary, samples: samples)
+                              summary: need.summary, path: diff.firstPaths[need], samples: samples)
             },
             nested: diff.nestedSamples,
             failures: diff.failures.map { Document.Failure(sample: $0.sample, verdict: Verdict($0.error).name, code: $0.error.code.rawValue, message: $0.error.message) })

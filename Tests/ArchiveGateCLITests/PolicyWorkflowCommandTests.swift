@@ -73,7 +73,7 @@ import Testing
         #expect(text.status == 1, "\(text.stderr)")
         #expect(text.stdout == """
             policy 'live' accepts 1 of 2 samples; the samples need:
-              accept 'NSArray' at the root — policy.class_mismatch, 1 sample (\(directory.path)/nested/two.archive)
+              accept 'NSArray' at the root — policy.class_mismatch at /root, 1 sample (\(directory.path)/nested/two.archive)
 
             """, "\(text.stdout)")
 
@@ -88,6 +88,7 @@ import Testing
         #expect(needs.first?["accept"] as? String == "NSArray")
         #expect(needs.first?["code"] as? String == "policy.class_mismatch")
         #expect(needs.first?["samples"] as? [String] == ["\(directory.path)/nested/two.archive"])
+        #expect(needs.first?["path"] as? String == "/root")
 
         let fits = try CLIRunner.run(["policy", "diff", policy, directory.appendingPathComponent("one.archive").path])
         #expect(fits.status == 0)

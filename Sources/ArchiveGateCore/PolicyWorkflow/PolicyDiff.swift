@@ -46,6 +46,9 @@ public struct PolicyDiff {
     public private(set) var acceptedCount = 0
     /// Each need with the samples (labels) that have it, in the order they were added.
     public private(set) var needs: [Need: [String]] = [:]
+    /// Where each need was first met: a JSON pointer into the plain JSON of its first sample (the
+    /// owner of a key is found there when the violation does not name it).
+    public private(set) var firstPaths: [Need: String] = [:]
     /// Samples holding nested archives (accepted only when nested archives are decoded: `--nested`).
     public private(set) var nestedSamples: [String] = []
     /// Samples that could not be evaluated (malformed, a plain property list, over a limit).
@@ -59,12 +62,16 @@ public struct PolicyDiff {
         if report.verdict.isValid { acceptedCount += 1 }
         if nestedArchives { nestedSamples.append(sample) }
         var seen = Set<Need>()
+        func note(_ need: Need, at path: String) {
+            seen.insert(need)
+            if firstPaths[need] == nil { firstPaths[need] = path }
+        }
         for violation in report.violations {
-            seen.insert(Self.need(for: violation))
+            note(Self.need(for: violation), at: violation.path)
         }
         for finding in report.unacknowledgedFindings {
             for name in [finding.className] + finding.namesToAcknowledge {
-                seen.insert(Need(kind: "acknowledge", code: finding.code.rawValue, className: name))
+                note(Need(kind: "acknowledge", code: finding.code.rawValue, className: name), at: finding.path)
             }
         }
         for need in seen { needs[need, default: []].append(sample) }

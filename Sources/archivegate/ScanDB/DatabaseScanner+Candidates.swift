@@ -1,5 +1,4 @@
 import ArchiveGateCore
-import ArchiveGateSQLiteRead
 
 extension DatabaseScanner {
     /// Calls `body` with each archive-candidate BLOB (`ArchiveBlob.isCandidate`) of the scanned
@@ -7,9 +6,7 @@ extension DatabaseScanner {
     /// `policy suggest --db` and `policy diff --db`.
     func forEachCandidate(limit: Int, _ body: (String, [UInt8]) throws -> Void) throws {
         for table in tables {
-            let select = "SELECT " + (table.hasRowID ? "rowid, " : "NULL, ") + table.columns.map(ReadOnlyDatabase.quoted).joined(separator: ", ")
-                + " FROM " + ReadOnlyDatabase.quoted(table.name)
-            try snapshot.database.query(select) { row in
+            try snapshot.database.query(table.select) { row in
                 for (index, column) in table.columns.enumerated() where row.isBlob(index + 1) {
                     let bytes = row.blob(index + 1, limit: limit + 1)
                     guard ArchiveBlob.isCandidate(bytes) else { continue }

@@ -35,6 +35,9 @@ import Testing
             "stop requiring key 'body' of 'App.Note' [policy.missing_required_key] b",
         ])
         #expect(!diff.isEmpty)
+        // The owner of a mismatched key is where the need was first met.
+        let mismatch = try #require(diff.sortedNeeds.first?.need)
+        #expect(diff.firstPaths[mismatch] == "/root/body")
     }
 
     @Test func aClassNotAllowedAndAFindingAreNeeds() throws {
