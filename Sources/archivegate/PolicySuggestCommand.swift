@@ -12,7 +12,8 @@ struct PolicySuggestCommand: ParsableCommand {
         Folders are walked recursively; --db adds every archive BLOB of a SQLite database. The policy is
         checked against every sample with nested archives decoded; samples it does not accept are listed.
         Exit: 0 every sample accepted; 1 a sample the policy cannot accept (a Foundation object whose fields
-        do not match its class, or a finding left unacknowledged); 2 a sample that is no keyed archive; 64 usage.
+        do not match its class, or a finding left unacknowledged); 2 a sample that is no keyed archive; 3 a sample
+        over a limit, or no sample archive at all; 64 usage.
         """
     )
 
@@ -63,8 +64,9 @@ struct PolicySuggestCommand: ParsableCommand {
         }
         if unreadable > 0 { worst = PolicySamples.worse(worst, CLIExit.usage) }
         guard !decoded.isEmpty else {
-            if worst == .success { Terminal.error("no sample archive found") }
-            throw worst == .success ? CLIExit.malformed : worst
+            // As a batch with no archive in it: nothing was checked (`batch.no_archive`, exit 3).
+            if worst == .success { Terminal.error("no sample archive found: \(Verdict.Inconclusive.noArchiveFound)") }
+            throw worst == .success ? CLIExit.inconclusive : worst
         }
         let json = suggester.policyJSON(name: name)
         Terminal.writeStdout(Array(json.utf8))

@@ -47,6 +47,15 @@ import Testing
         #expect(result.stdout.contains(Self.memoClass))
     }
 
+    @Test func aFolderWithNoArchiveIsInconclusive() throws {
+        let directory = try CLIRunner.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLIRunner.run(["policy", "suggest", directory.path])
+        #expect(result.status == 3)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "archivegate: no sample archive found: batch.no_archive\n")
+    }
+
     @Test func suggestReadsTheArchiveBlobsOfADatabase() throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
