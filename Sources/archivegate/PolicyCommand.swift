@@ -4,7 +4,7 @@ import ArgumentParser
 struct PolicyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "policy",
-        abstract: "Suggest a policy from sample archives, or check a policy file.",
-        subcommands: [PolicySuggestCommand.self, PolicyCheckCommand.self]
+        abstract: "Suggest a policy from sample archives, compare a policy with samples, or check a policy file.",
+        subcommands: [PolicySuggestCommand.self, PolicyDiffCommand.self, PolicyCheckCommand.self]
     )
 }

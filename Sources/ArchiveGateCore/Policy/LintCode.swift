@@ -11,6 +11,7 @@ public struct LintCode: RawRepresentable, Hashable, Sendable, CustomStringConver
         case anyClass = "lint.any_class"
         case nsobject = "lint.nsobject"
         case groupRoot = "lint.group_root"
+        case unknownClass = "lint.unknown_class"
     }
 
     private let base: Base
@@ -22,6 +23,9 @@ public struct LintCode: RawRepresentable, Hashable, Sendable, CustomStringConver
     public static let nsobject = LintCode(.nsobject)
     /// A whole named group admitted at the root.
     public static let groupRoot = LintCode(.groupRoot)
+    /// A class name no sample, schema or known class uses (a typo such as `NSStrnig`): reported by
+    /// `policy check` as a warning (`PolicyLint.classNameWarnings`), never a load-time finding.
+    public static let unknownClass = LintCode(.unknownClass)
 
     /// Every code, for catalogues, decoding and tests.
     public static let all: [LintCode] = Base.allCases.map(LintCode.init)

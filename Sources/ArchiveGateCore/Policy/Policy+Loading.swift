@@ -8,6 +8,13 @@ extension Policy {
         if let duplicate = JSONDuplicateKeys.first(in: json) {
             throw PolicyError(.duplicateKey, path: duplicate.pointer, "'\(duplicate.key)' is written twice in one object (byte \(duplicate.offset)); keep one")
         }
+        // Strict RFC 8259 first, with line and column: the parser below is lenient (a trailing
+        // comma passes) and only says "around character N".
+        if let syntax = JSONSyntaxError.first(in: json) {
+            var failure = PolicyError(.invalidJSON, path: "", "not valid JSON: \(syntax.message)")
+            failure.syntaxError = syntax
+            throw failure
+        }
         let document: Any
         do {
             document = try JSONSerialization.jsonObject(with: Data(json), options: [])
@@ -103,6 +110,7 @@ private struct PolicyLoader {
         if let acknowledge = object["acknowledge"] {
             policy.acknowledged = try PolicyLint.acknowledgedClasses(try Self.stringList(acknowledge, at: "/acknowledge"))
         }
+        try PolicyLint.rejectUnknownGroups(in: object)
         policy.lint = PolicyLint.findings(in: object, inspection: policy.inspection)
         return policy
     }

@@ -9,6 +9,7 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
             case unknownField = "policy.unknown_field"
             case unknownSuperclass = "policy.unknown_superclass"
             case inheritanceCycle = "policy.inheritance_cycle"
+            case unknownGroup = "policy.unknown_group"
         }
 
         private let base: Base
@@ -26,6 +27,9 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownSuperclass = Code(.unknownSuperclass)
         /// `extends` chains loop.
         public static let inheritanceCycle = Code(.inheritanceCycle)
+        /// A lowercase name in a class list that is no group or inline kind (`"fundation"`): it
+        /// would admit nothing and reject every archive (`PolicyLint+Suggestions`).
+        public static let unknownGroup = Code(.unknownGroup)
 
         public var rawValue: String { base.rawValue }
         public var description: String { base.rawValue }
@@ -35,6 +39,8 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// JSON pointer into the policy document.
     public let path: String
     public let message: String
+    /// Where a JSON syntax error is (`policy.invalid_json`); nil for errors located by `path`.
+    public var syntaxError: JSONSyntaxError?
 
     public init(_ code: Code, path: String, _ message: String) {
         self.code = code
@@ -42,7 +48,10 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
-    public var description: String { "\(code.rawValue) at \(path.isEmpty ? "/" : path): \(message)" }
+    public var description: String {
+        if let syntaxError { return "\(code.rawValue) at line \(syntaxError.line), column \(syntaxError.column): \(message)" }
+        return "\(code.rawValue) at \(path.isEmpty ? "/" : path): \(message)"
+    }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }

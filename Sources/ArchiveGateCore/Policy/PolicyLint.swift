@@ -21,43 +21,23 @@ public enum PolicyLint {
     static func findings(in document: [String: Any], inspection: Bool) -> [Finding] {
         guard !inspection else { return [] }
         var found: [Finding] = []
-        func scan(_ value: Any?, at path: String, isRoot: Bool) {
-            for (name, namePath) in names(value, at: path) {
-                if name == "*" {
-                    found.append(Finding(code: .anyClass, path: namePath,
-                                         message: "'*' admits every class; only an \"inspection\": true policy may say so"))
-                } else if name == "NSObject" {
-                    found.append(Finding(code: .nsobject, path: namePath,
-                                         message: "'NSObject' stands for every class; name the classes you expect"))
-                } else if isRoot, groupNames.contains(name) {
-                    found.append(Finding(code: .groupRoot, path: namePath,
-                                         message: "the root admits the whole '\(name)' group; name the root classes you expect"))
-                }
-            }
-        }
-        scan(document["root"], at: "/root", isRoot: true)
-        scan(document["allow"], at: "/allow", isRoot: false)
-        if let classes = document["classes"] as? [String: Any] {
-            for className in classes.keys.sorted() {
-                let classPath = JSONPointer.appending("/classes", className)
-                guard let schema = classes[className] as? [String: Any], let keys = schema["keys"] as? [String: Any] else { continue }
-                for key in keys.keys.sorted() {
-                    let keyPath = JSONPointer.appending(classPath + "/keys", key)
-                    if let object = keys[key] as? [String: Any] {
-                        for field in ["classes", "elements", "dictionaryKeys"] {
-                            scan(object[field], at: keyPath + "/" + field, isRoot: false)
-                        }
-                    } else {
-                        scan(keys[key], at: keyPath, isRoot: false)
-                    }
-                }
+        for (name, namePath, isRoot) in classListNames(in: document) {
+            if name == "*" {
+                found.append(Finding(code: .anyClass, path: namePath,
+                                     message: "'*' admits every class; only an \"inspection\": true policy may say so"))
+            } else if name == "NSObject" {
+                found.append(Finding(code: .nsobject, path: namePath,
+                                     message: "'NSObject' stands for every class; name the classes you expect"))
+            } else if isRoot, groupNames.contains(name) {
+                found.append(Finding(code: .groupRoot, path: namePath,
+                                     message: "the root admits the whole '\(name)' group; name the root classes you expect"))
             }
         }
         return found
     }
 
     /// The names of a string-or-list value with their JSON pointers.
-    private static func names(_ value: Any?, at path: String) -> [(String, String)] {
+    static func names(_ value: Any?, at path: String) -> [(String, String)] {
         if let single = value as? String { return [(single, path)] }
         guard let list = value as? [Any] else { return [] }
         return list.enumerated().compactMap { index, element in

@@ -12,6 +12,12 @@ struct DatabaseScanner {
         var columns: [String]
         var hasRowID: Bool
         var rows: Int
+
+        /// The rowid (NULL without one) and the scanned columns of every row.
+        var select: String {
+            "SELECT " + (hasRowID ? "rowid, " : "NULL, ") + columns.map(ReadOnlyDatabase.quoted).joined(separator: ", ")
+                + " FROM " + ReadOnlyDatabase.quoted(name)
+        }
     }
 
     let snapshot: DatabaseSnapshot
@@ -99,10 +105,8 @@ struct DatabaseScanner {
             progress.update(files: rowsScanned, bytes: summary.bytes)
         }
         for table in tables {
-            let select = "SELECT " + (table.hasRowID ? "rowid, " : "NULL, ") + table.columns.map(ReadOnlyDatabase.quoted).joined(separator: ", ")
-                + " FROM " + ReadOnlyDatabase.quoted(table.name)
             do {
-                try snapshot.database.query(select) { row in
+                try snapshot.database.query(table.select) { row in
                     rowsScanned += 1
                     for (index, column) in table.columns.enumerated() where row.isBlob(index + 1) {
                         let bytes = row.blob(index + 1, limit: limit)
