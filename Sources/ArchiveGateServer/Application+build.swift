@@ -14,9 +14,9 @@ import NIOCore
 ///             ─▶ AccessLogMiddleware     one log line + HTTP metrics per request
 ///             ─▶ ProblemMiddleware       every error → application/problem+json
 ///             ─▶ ExpectContinueMiddleware  `100 Continue` when the handler first reads the body
-///             ─▶ /healthz /readyz /metrics /openapi.yaml                 (no auth)
+///             ─▶ /healthz /version /readyz /metrics /openapi.yaml        (no auth)
 ///             ─▶ / and /ui/<file>: InspectorController (the inspector page; ui.enabled)   (no auth)
-///             ─▶ /v1: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ MemoryBudgetMiddleware ─▶ ArchiveController  (validate, convert)
+///             ─▶ /v1 and /: AuthenticationMiddleware ─▶ RateLimitMiddleware ─▶ MemoryBudgetMiddleware ─▶ ArchiveController  (validate, convert)
 ///                     (Bearer key → tenant)      (token bucket → 429)    ResultsController  (/v1/archives → store)
 ///                                                                        FetchController    (libcurl → core [→ store])
 ///                                                                        InspectController  (report + JSON for the page)
@@ -74,18 +74,19 @@ public func buildApplication(
     }
     OperationsController(metrics: metrics, tenantCount: tenants.tenants.count, store: store, memory: budget.limits).register(on: router)
     if configuration.uiEnabled { InspectorController().register(on: router) }
-    let v1 = router.group("v1")
-        .add(middleware: AuthenticationMiddleware(tenants: tenants))
-        .add(middleware: RateLimitMiddleware())
-        .add(middleware: MemoryBudgetMiddleware(budget: budget,
-                                                amplificationCap: AmplificationCap(factor: configuration.memory.amplificationFactor),
-                                                metrics: metrics))
     let recorder = ResultRecorder(store: store, metrics: metrics)
-    ArchiveController(metrics: metrics).register(on: v1)
-    WriteController(metrics: metrics).register(on: v1)
-    ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register(on: v1)
-    FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register(on: v1)
-    InspectController(metrics: metrics).register(on: v1)
+    APIRoutes(
+        middleware: [AuthenticationMiddleware(tenants: tenants),
+                     RateLimitMiddleware(),
+                     MemoryBudgetMiddleware(budget: budget,
+                                            amplificationCap: AmplificationCap(factor: configuration.memory.amplificationFactor),
+                                            metrics: metrics)],
+        controllers: [ArchiveController(metrics: metrics).register,
+                      WriteController(metrics: metrics).register,
+                      ResultsController(recorder: recorder, maxPageSize: configuration.store.maxPageSize).register,
+                      FetchController(metrics: metrics, settings: configuration.fetch, recorder: recorder).register,
+                      InspectController(metrics: metrics).register]
+    ).register(on: router)
     routeMethods.load(from: router.routes)
 
     let http1 = HTTP1Channel.Configuration(

@@ -1,3 +1,4 @@
+import ArchiveGateCore
 import ArgumentParser
 
 /// The `archivegate` command: composes the subcommands, nothing else.

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// `archivegate --version` prints the string of Sources/archivegate/Version.swift, the one place the
+/// `archivegate --version` prints the string of Sources/ArchiveGateCore/ArchiveGateVersion.swift, the one place the
 /// version is written (scripts/build-wheel reads the same file for the Python package).
 @Suite struct VersionTests {
     @Test func versionPrintsTheStringOfVersionSwift() throws {
-        let source = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/archivegate/Version.swift"),
+        let source = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/ArchiveGateCore/ArchiveGateVersion.swift"),
                                 encoding: .utf8)
         let marker = "static let string = \""
         let start = try #require(source.range(of: marker)).upperBound

@@ -34,7 +34,7 @@ import Testing
             #expect(reply.status == 200)
             #expect(reply.headers.first(name: "Content-Type") == "application/yaml")
             #expect(reply.text.hasPrefix("openapi: 3.1.0"))
-            for path in ["/v1/validate:", "/v1/convert:", "/v1/encode:", "/v1/sanitize:", "/v1/fetch:", "/healthz:", "/readyz:", "/metrics:", "/openapi.yaml:"] {
+            for path in ["/v1/validate:", "/v1/convert:", "/v1/encode:", "/v1/sanitize:", "/v1/fetch:", "/validate:", "/convert:", "/healthz:", "/version:", "/readyz:", "/metrics:", "/openapi.yaml:"] {
                 #expect(reply.text.contains("  \(path)\n"), "missing \(path)")
             }
         }

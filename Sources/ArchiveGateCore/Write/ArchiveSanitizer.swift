@@ -22,6 +22,10 @@ public struct ArchiveSanitizer: Sendable {
     /// Asked while each output is written, besides the policy's `maxOutputBytes` (a server's memory
     /// budget and amplification cap); nil: only `maxOutputBytes`.
     public var outputGate: (any OutputGate)?
+    /// Told once per full decode `sanitize` makes (the original, then each cascade round's
+    /// output), so that a caller can count what a cascade cost; the server does
+    /// (`archivegate_sanitize_decodes_total`). Nil: nobody is told.
+    public var onDecode: (@Sendable () -> Void)?
 
     public init(inspector: ArchiveInspector) {
         self.inspector = inspector
@@ -76,6 +80,7 @@ public struct ArchiveSanitizer: Sendable {
     private func writeOnce(_ bytes: [UInt8], format: PropertyList.Format,
                            deadline: DecodeDeadline) throws(ArchiveGateError) -> Result {
         let policy = inspector.policy
+        onDecode?()
         let archive = try inspector.decode(bytes, deadline: deadline)
         var evaluator = PolicyEvaluator(archive: archive, policy: policy)
         evaluator.deadline = deadline

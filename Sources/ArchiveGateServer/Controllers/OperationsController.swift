@@ -1,8 +1,9 @@
+import ArchiveGateCore
 import ArchiveGateStore
 import Foundation
 import Hummingbird
 
-/// Unauthenticated operational endpoints: `/healthz`, `/readyz`, `/metrics`, `/openapi.yaml`.
+/// Unauthenticated operational endpoints: `/healthz`, `/version`, `/readyz`, `/metrics`, `/openapi.yaml`.
 struct OperationsController {
     typealias Context = ArchiveRequestContext
     let metrics: ServerMetrics
@@ -13,8 +14,14 @@ struct OperationsController {
 
     func register(on router: Router<Context>) {
         let memorySummary = DecodeEstimate.summary(memory)
+        // The version is `archivegate --version`'s string (ArchiveGateVersion, one place), so a
+        // deployment can be checked without credentials.
+        let version = ArchiveGateVersion.string
         router.get("healthz") { _, _ in
-            Self.json(#"{"status":"ok"}"#)
+            Self.json(#"{"status":"ok","version":"\#(version)"}"#)
+        }
+        router.get("version") { _, _ in
+            Self.json(#"{"version":"\#(version)"}"#)
         }
         // Ready once the process has loaded its configuration and tenants (it is built only then)
         // and, when it has one, its result store answers.

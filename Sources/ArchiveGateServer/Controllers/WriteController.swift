@@ -56,7 +56,8 @@ struct WriteController {
         }
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
-        let result = try await context.pipeline.sanitize(bytes, format: format, with: tenant.inspector)
+        let result = try await context.pipeline.sanitize(bytes, format: format, with: tenant.inspector,
+                                                         onDecode: { [metrics, id = tenant.id] in metrics.recordSanitizeDecode(tenant: id) })
         context.record(result.report, tenant: tenant, metrics: metrics)
         metrics.recordWrite("sanitize", outcome: result.archive == nil ? "rejected" : result.report.violations.isEmpty ? "ok" : "redacted",
                             tenant: tenant.id)

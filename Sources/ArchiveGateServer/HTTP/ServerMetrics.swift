@@ -94,6 +94,12 @@ public struct ServerMetrics: Sendable {
             .increment()
     }
 
+    /// `archivegate_sanitize_decodes_total{tenant}`: full decodes made by `/v1/sanitize`, one for the
+    /// upload and one per redact-cascade round (`DecodePipeline.maximumSanitizeCascade` bounds them).
+    func recordSanitizeDecode(tenant: String) {
+        Counter(label: "archivegate_sanitize_decodes_total", dimensions: [("tenant", tenant)], factory: factory).increment()
+    }
+
     /// `archivegate_send_timeouts_total`: connections closed because the client stopped reading.
     func recordSendTimeout() {
         Counter(label: "archivegate_send_timeouts_total", factory: factory).increment()

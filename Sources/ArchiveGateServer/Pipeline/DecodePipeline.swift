@@ -49,13 +49,17 @@ struct DecodePipeline: Sendable {
 
     /// The archive ArchiveGate writes for `bytes` under the tenant's policy, and the report (nil
     /// archive when the policy rejects). The output is bounded while written, as `convert`'s JSON.
+    /// `onDecode` is told of each full decode: at most `maximumSanitizeCascade` + 2 (the original,
+    /// the cascade's rounds, the check that the last round's output is clean).
     func sanitize(_ bytes: [UInt8], format: PropertyList.Format = .binary,
-                  with inspector: ArchiveInspector) async throws -> ArchiveSanitizer.Result {
+                  with inspector: ArchiveInspector,
+                  onDecode: (@Sendable () -> Void)? = nil) async throws -> ArchiveSanitizer.Result {
         let output = BudgetedOutput(lease: lease, allowance: allowance(bytes.count, policyCap: inspector.policy.limits.maxOutputBytes),
                                     charge: DecodeEstimate.writtenArchiveBytesPerByte)
         var sanitizer = ArchiveSanitizer(inspector: inspector)
         sanitizer.outputGate = output
         sanitizer.maximumCascade = Self.maximumSanitizeCascade
+        sanitizer.onDecode = onDecode
         let result = try await guarded(output, archiveBytes: bytes.count) {
             try await reserving(DecodeEstimate.decode(bytes, maxObjects: inspector.policy.limits.maxObjects), size: bytes.count) { [sanitizer] in
                 try sanitizer.sanitize(bytes, format: format)

@@ -12,7 +12,10 @@ import Darwin
 /// - a `-wal` whose header is not a WAL header is not copied at all (SQLite ignores such a log);
 /// - it copies at most the size the file had when the copy started and stops at end of file, so a
 ///   `-wal` that shrinks meanwhile (a checkpoint) ends the copy instead of spinning; a file whose
-///   size or modification time changed during the copy is copied again, at most `attempts` times.
+///   size or modification time changed during the copy is copied again, at most `attempts` times;
+/// - a database and its `-wal` are copied as a pair (`copyPair`): when the database changed while
+///   its log was copied (a checkpoint moves the log into it and empties the log), both are copied
+///   again, so the copy never pairs an old database with a log already moved out of it.
 enum DatabaseCopy {
     /// A `scan-db` input that cannot be read safely, with a stable code for the one-line error.
     struct Refusal: Error, CustomStringConvertible {
@@ -23,6 +26,33 @@ enum DatabaseCopy {
     }
 
     static let attempts = 3
+
+    /// How many bytes one read copies.
+    static let chunkBytes = 1 << 20
+
+    /// Told after each chunk is copied: the source path and the offset copied through. Tests shrink
+    /// the file there, deterministically, as a checkpoint would; nil in the CLI.
+    typealias ChunkObserver = (_ path: String, _ copiedThrough: Int) -> Void
+
+    /// A file's size and modification time: a copy is good when they did not change during it.
+    struct Stamp: Equatable {
+        var size: Int
+        var seconds: Int
+        var nanoseconds: Int
+
+        init(_ info: stat) {
+            size = Int(info.st_size)
+            seconds = Int(info.st_mtim.tv_sec)
+            nanoseconds = Int(info.st_mtim.tv_nsec)
+        }
+
+        /// `path`'s stamp now, or nil when it cannot be read.
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            self.init(info)
+        }
+    }
 
     #if os(Linux)
     /// `SEEK_DATA` and `SEEK_HOLE` (Glibc exports them only under _GNU_SOURCE).
@@ -66,14 +96,36 @@ enum DatabaseCopy {
         return magic[0] == 0x37 && magic[1] == 0x7F && magic[2] == 0x06 && (magic[3] == 0x82 || magic[3] == 0x83)
     }
 
-    /// Copies `source` (which must stay a regular file) to the new file `destination`.
-    static func copy(_ source: String, to destination: String) throws(Refusal) {
-        for _ in 0 ..< attempts where try copyOnce(source, to: destination) { return }
+    /// Copies the database at `database` to `destination`, and its `-wal` (when it has a WAL
+    /// header) to `destination-wal`, as one consistent pair; returns whether a log was copied.
+    static func copyPair(_ database: String, to destination: String, chunkBytes: Int = chunkBytes,
+                         observer: ChunkObserver? = nil) throws(Refusal) -> Bool {
+        let log = database + "-wal"
+        for _ in 0 ..< attempts {
+            unlink(destination + "-wal")
+            let stamp = try copy(database, to: destination, chunkBytes: chunkBytes, observer: observer)
+            let hasLog = access(log, F_OK) == 0 && hasWALHeader(log)
+            if hasLog { _ = try copy(log, to: destination + "-wal", chunkBytes: chunkBytes, observer: observer) }
+            if Stamp(path: database) == stamp { return hasLog }
+        }
+        throw Refusal(code: "scan.file_changed", path: database,
+                      reason: "changed during \(attempts) attempts to copy it with its -wal (the database is being written)")
+    }
+
+    /// Copies `source` (which must stay a regular file) to the new file `destination`; returns the
+    /// stamp the source had throughout the copy.
+    @discardableResult
+    static func copy(_ source: String, to destination: String, chunkBytes: Int = chunkBytes,
+                     observer: ChunkObserver? = nil) throws(Refusal) -> Stamp {
+        for _ in 0 ..< attempts {
+            if let stamp = try copyOnce(source, to: destination, chunkBytes: chunkBytes, observer: observer) { return stamp }
+        }
         throw Refusal(code: "scan.file_changed", path: source, reason: "changed during \(attempts) attempts to copy it (the database is being written)")
     }
 
-    /// One copy; false when the source changed meanwhile.
-    private static func copyOnce(_ source: String, to destination: String) throws(Refusal) -> Bool {
+    /// One copy; the source's stamp, or nil when it changed meanwhile.
+    private static func copyOnce(_ source: String, to destination: String, chunkBytes: Int,
+                                 observer: ChunkObserver?) throws(Refusal) -> Stamp? {
         // O_NONBLOCK: a FIFO swapped in after the check must not block the open.
         let input = open(source, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard input >= 0 else { throw failure(source, errno) }
@@ -87,7 +139,7 @@ enum DatabaseCopy {
         guard output >= 0 else { throw failure(destination, errno) }
         defer { close(output) }
         let size = Int(before.st_size)
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var buffer = [UInt8](repeating: 0, count: max(1, chunkBytes))
         var offset = 0
         extents: while offset < size {
             let dataStart = lseek(input, off_t(offset), seekData)
@@ -103,14 +155,14 @@ enum DatabaseCopy {
                 let written = buffer.withUnsafeBytes { StandardStreams.writeAll(output, UnsafeRawBufferPointer(rebasing: $0[0 ..< count])) }
                 if let written { throw failure(destination, written) }
                 position += count
+                observer?(source, position)
             }
             offset = end
         }
         guard ftruncate(output, off_t(size)) == 0 else { throw failure(destination, errno) }
         var after = stat()
         guard fstat(input, &after) == 0 else { throw failure(source, errno) }
-        return after.st_size == before.st_size && after.st_mtim.tv_sec == before.st_mtim.tv_sec
-            && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec
+        return Stamp(after) == Stamp(before) ? Stamp(before) : nil
     }
 
     private static func failure(_ path: String, _ code: Int32) -> Refusal {

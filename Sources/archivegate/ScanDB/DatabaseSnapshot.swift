@@ -59,15 +59,14 @@ final class DatabaseSnapshot {
     }
 
     /// Copies the database and its `-wal` into a new temporary folder and opens the copy
-    /// (`DatabaseCopy`: regular files only, holes kept, a `-wal` without a WAL header left out).
+    /// (`DatabaseCopy.copyPair`: regular files only, holes kept, a `-wal` without a WAL header left
+    /// out, the two from one moment).
     private static func openCopy(of path: String) throws -> (ReadOnlyDatabase, URL) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("archivegate-scan-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let copy = folder.appendingPathComponent("copy.sqlite")
         do {
-            try DatabaseCopy.copy(path, to: copy.path)
-            if FileManager.default.fileExists(atPath: path + "-wal"), DatabaseCopy.hasWALHeader(path + "-wal") {
-                try DatabaseCopy.copy(path + "-wal", to: copy.path + "-wal")
+            if try DatabaseCopy.copyPair(path, to: copy.path) {
                 // Read through the copied WAL (SQLite makes the -shm it needs in our folder).
                 return (try ReadOnlyDatabase(path: copy.path, immutable: false), folder)
             }
