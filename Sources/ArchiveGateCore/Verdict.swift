@@ -35,14 +35,27 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         case nestedArchiveNotDecoded
         /// A batch or database scan found no archive at all to check.
         case noArchiveFound
+        /// The input holds bytes the property list does not account for, from this byte offset
+        /// (`PropertyList.unaccountedByteOffset`): a gap in a binary plist's object area, or
+        /// anything but whitespace and comments after an XML plist's `</plist>`. Foundation reads
+        /// the archive and ignores them; ArchiveGate did not check what they hold.
+        case unaccountedBytes(offset: Int)
 
-        /// A stable code: the limit's error code, `danger.nested_archive`, `batch.no_archive`.
+        /// A stable code: the limit's error code, `danger.nested_archive`, `batch.no_archive`,
+        /// `plist.unaccounted_bytes`.
         public var description: String {
             switch self {
             case .limit(let code): code.rawValue
             case .nestedArchiveNotDecoded: "danger.nested_archive"
             case .noArchiveFound: "batch.no_archive"
+            case .unaccountedBytes: "plist.unaccounted_bytes"
             }
+        }
+
+        /// The byte offset the reason points at (`"verdictOffset"`), when it has one.
+        public var offset: Int? {
+            if case .unaccountedBytes(let offset) = self { return offset }
+            return nil
         }
     }
 
@@ -69,6 +82,12 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         case .inconclusive(let why): why.description
         default: nil
         }
+    }
+
+    /// The byte offset an `inconclusive` verdict's reason points at (`"verdictOffset"`); nil otherwise.
+    public var offset: Int? {
+        if case .inconclusive(let why) = self { return why.offset }
+        return nil
     }
 
     /// The only valid outcome: what `valid: true` means everywhere.
@@ -99,14 +118,17 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The verdict on an evaluated archive — the one place the rule lives. In order: violations
-    /// (and, under a gate policy, unacknowledged danger findings) reject or redact; then an
-    /// undecoded nested archive leaves it inconclusive; then unacknowledged findings under an
-    /// inspection policy are reported without refusing; else accepted.
+    /// (and, under a gate policy, unacknowledged danger findings) reject or redact; then bytes the
+    /// property list does not account for, then an undecoded nested archive leave it inconclusive;
+    /// then unacknowledged findings under an inspection policy are reported without refusing;
+    /// else accepted.
     public init(violations: Int, unacknowledgedFindings: Int, undecodedNestedArchives: Int,
-                redacts: Bool, inspection: Bool) {
+                unaccountedByteOffset: Int? = nil, redacts: Bool, inspection: Bool) {
         let refused = violations + (inspection ? 0 : unacknowledgedFindings)
         if refused > 0 {
             self = redacts ? .redacted(violations: refused) : .rejected(violations: refused)
+        } else if let unaccountedByteOffset {
+            self = .inconclusive(.unaccountedBytes(offset: unaccountedByteOffset))
         } else if undecodedNestedArchives > 0 {
             self = .inconclusive(.nestedArchiveNotDecoded)
         } else if unacknowledgedFindings > 0 {

@@ -45,25 +45,9 @@ enum Terminal {
         bytes.withUnsafeBytes { StandardStreams.writeStdout($0) }
     }
 
-    /// `convert` and `fetch --convert`: findings and redactions on stderr, the JSON on stdout; then
-    /// the exit status of the verdict (a rejection prints its reason and exits 1). `source` (a file or URL) starts each stderr line.
-    static func writeConversion(_ inspection: Inspection, source: String, pretty: Bool) throws {
-        reportFindings(inspection.report, file: source)
-        guard let json = inspection.json else {
-            error("\(source): \(rejection(inspection.report))")
-            throw CLIExit.rejected
-        }
-        for violation in inspection.report.violations {
-            error("\(source): redacted \(violation.path.isEmpty ? "/" : violation.path): \(violation.code): \(violation.message)")
-        }
-        writeStdout(json)
-        if !pretty { writeStdout([0x0A]) }
-        if let line = verdictLine(inspection.report) { error("\(source): \(line)") }
-        try CLIExit.exit(for: inspection.report.verdict)
-    }
-
-    /// `convert`: like `writeConversion`, with the JSON streamed to stdout in chunks as it is rendered
-    /// instead of built whole. Stdout cannot be taken back: a render failure after the first chunk
+    /// `convert` (a file or `--url`): findings and redactions on stderr, the JSON streamed to stdout
+    /// in chunks as it is rendered (never built whole), then the exit status of the verdict (a
+    /// rejection prints its reason and exits 1). Stdout cannot be taken back: a render failure after the first chunk
     /// (an output limit, the deadline) leaves an unfinished document — never its closing bytes —
     /// and, besides the usual `malformed:` line and exit 2, a line saying the output is incomplete.
     static func streamConversion(_ conversion: ArchiveConversion, mode: OutputMode, pretty: Bool, filter: PlainJSONFilter,

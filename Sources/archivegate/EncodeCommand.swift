@@ -10,8 +10,10 @@ struct EncodeCommand: ParsableCommand {
         discussion: """
         Example: archivegate convert --mode typed notes.archive > notes.json; archivegate encode --out again.archive notes.json
         The JSON is untrusted input: the policy's limits (--policy, --limit) apply, and an error names its JSON pointer.
-        The archive is read back by ArchiveGate before it is written out; its danger findings are named on stderr,
-        and under a gate policy (the default) an unacknowledged one writes nothing and exits 1.
+        The archive is read back and checked under the policy like any other: its danger findings are named on stderr,
+        then one line 'verdict <name>'; it is written only when the verdict releases it (accepted; acceptedWithFindings
+        under --allow-any-class), and the exit status is the verdict's (0 accepted, 1 rejected or acceptedWithFindings,
+        3 inconclusive). encode never redacts: under a redact policy a violation rejects (sanitize redacts).
         """
     )
 
@@ -30,17 +32,19 @@ struct EncodeCommand: ParsableCommand {
         let policy = try decode.policyOrExit()
         do {
             let json = try InputReader.read(file, limit: policy.limits.maxInputBytes)
-            var encoder = ArchiveEncoder(limits: policy.limits)
-            encoder.acknowledged = policy.acknowledged
-            let encoded = try encoder.encodeReporting(json, format: format)
-            // The archive written is checked like one read: its danger findings are named, and under
-            // a gate policy an unacknowledged one means nothing is written.
-            for finding in encoded.findings { Terminal.error("\(file): finding \(Terminal.finding(finding))") }
-            if policy.rejectsDanger, let finding = encoded.findings.first(where: { !$0.acknowledged }) {
-                Terminal.error("\(file): rejected: \(Terminal.finding(finding))")
+            let encoded = try ArchiveEncoder(policy: policy).encodeReporting(json, format: format)
+            // The archive written is checked like one read: its verdict decides what is written and the exit.
+            Terminal.reportFindings(encoded.report, file: file)
+            let verdict = encoded.report.verdict
+            Terminal.error("\(file): verdict \(verdict)")
+            guard let archive = encoded.releasedArchive else {
+                Terminal.error("\(file): \(Terminal.verdictLine(encoded.report) ?? Terminal.rejection(encoded.report)): nothing written")
+                try CLIExit.exit(for: verdict)
                 throw CLIExit.rejected
             }
-            try ArchiveOutput.write(encoded.archive, to: out)
+            try ArchiveOutput.write(archive, to: out)
+            if let line = Terminal.verdictLine(encoded.report) { Terminal.error("\(file): \(line)") }
+            try CLIExit.exit(for: verdict)
         } catch let error as EncodeError {
             Terminal.error("\(file): \(error.code) \(Terminal.shorten(error.location)): \(error.message)")
             throw CLIExit.malformed

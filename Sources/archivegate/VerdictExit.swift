@@ -31,6 +31,8 @@ extension Terminal {
         case .accepted, .redacted, .plist: nil
         case .rejected: rejection(report)
         case .acceptedWithFindings(let count): "accepted with \(count) unacknowledged finding\(count == 1 ? "" : "s"), not valid"
+        case .inconclusive(.unaccountedBytes(let offset)):
+            "inconclusive: plist.unaccounted_bytes at byte \(offset): the input holds bytes the property list does not account for"
         case .inconclusive(let why): "inconclusive: \(why): a nested archive was not decoded (--nested checks it)"
         case .malformed: nil
         }

@@ -154,12 +154,17 @@ import Glibc
         let json = try CLIRunner.write(Array(typed.stdout.utf8), named: "in.json", in: folder)
         let out = folder.appendingPathComponent("out.archive").path
         let refused = try CLIRunner.run(["encode", "--out", out, json])
+        // Checked like any archive read: the class is not admitted and the finding is not acknowledged.
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("rejected: danger.sort_descriptor (Innocent)"))
+        #expect(refused.stderr.contains("finding danger.sort_descriptor (Innocent)"))
+        #expect(refused.stderr.contains("verdict rejected"), "\(refused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
+        // Inspection writes it and reports the finding: acceptedWithFindings, not valid (exit 1).
         let inspected = try CLIRunner.run(["encode", "--allow-any-class", "--out", out, json])
-        #expect(inspected.status == 0)
+        #expect(inspected.status == 1)
         #expect(inspected.stderr.contains("finding danger.sort_descriptor (Innocent)"))
+        #expect(inspected.stderr.contains("verdict acceptedWithFindings"), "\(inspected.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out))
     }
 
     @Test func inputTextCannotReachTheTerminalAsEscapes() throws {

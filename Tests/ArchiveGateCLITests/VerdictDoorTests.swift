@@ -4,8 +4,9 @@ import Foundation
 import Testing
 
 /// The door table: the same inputs through every CLI door — `validate`, `convert`, `sanitize`,
-/// batch JSON Lines (`validate`, `convert`), `validate --out`, `scan-db` and `fetch` from a loopback
-/// origin — give the same verdict and the exit status docs/CLI.md documents for it (0 accepted,
+/// batch JSON Lines (`validate`, `convert`), `validate --out`, `scan-db`, `validate --url` and
+/// `convert --url` from a loopback origin (and the `fetch` alias), and `encode` of the archive's
+/// typed JSON — give the same verdict and the exit status docs/CLI.md documents for it (0 accepted,
 /// redacted, plist; 1 rejected, acceptedWithFindings; 2 malformed; 3 inconclusive).
 @Suite struct VerdictDoorTests {
     struct Row: CustomStringConvertible, Sendable {
@@ -13,6 +14,8 @@ import Testing
         var bytes: @Sendable () throws -> [UInt8]
         var flags: [String]
         var verdict: String
+        /// `encode`'s verdict on the re-encoded archive (it never redacts); nil: not an encode row.
+        var encodeVerdict: String?
         var description: String { name }
     }
 
@@ -32,21 +35,33 @@ import Testing
         return outer.binary()
     }
 
+    /// `bytes` with "hidden" between the last object and the offset table.
+    static func withHiddenBytes(_ bytes: [UInt8]) -> [UInt8] {
+        let base = bytes.count - 32
+        let tableStart = bytes[(base + 24) ..< (base + 32)].reduce(0) { $0 << 8 | Int($1) }
+        let junk = Array("hidden".utf8)
+        var trailer = Array(bytes[base...])
+        for byte in 0 ..< 8 { trailer[24 + byte] = UInt8(truncatingIfNeeded: (tableStart + junk.count) >> ((7 - byte) * 8)) }
+        return Array(bytes[..<tableStart]) + junk + Array(bytes[tableStart ..< base]) + trailer
+    }
+
     static let rows: [Row] = [
-        Row(name: "valid", bytes: { try CLITests.archive(["a", "b"] as NSArray) }, flags: [], verdict: "accepted"),
-        Row(name: "custom class", bytes: { try CLITests.archive(Memo(title: "t", count: 1)) }, flags: [], verdict: "rejected"),
+        Row(name: "valid", bytes: { try CLITests.archive(["a", "b"] as NSArray) }, flags: [], verdict: "accepted", encodeVerdict: "accepted"),
+        Row(name: "custom class", bytes: { try CLITests.archive(Memo(title: "t", count: 1)) }, flags: [], verdict: "rejected", encodeVerdict: "rejected"),
         Row(name: "redacted", bytes: { try CLITests.archive(Memo(title: "t", count: 1)) },
-            flags: ["--policy", (try? redactPolicy()) ?? "missing"], verdict: "redacted"),
+            flags: ["--policy", (try? redactPolicy()) ?? "missing"], verdict: "redacted", encodeVerdict: "rejected"),
         Row(name: "truncated", bytes: { Array("bplist00garbage".utf8) }, flags: [], verdict: "malformed"),
         Row(name: "danger finding", bytes: { DangerCommandTests.predicateInArray() }, flags: ["--allow-any-class"],
-            verdict: "acceptedWithFindings"),
-        Row(name: "danger under the gate", bytes: { DangerCommandTests.predicateInArray() }, flags: [], verdict: "rejected"),
-        Row(name: "nested archive", bytes: { nestedPredicate() }, flags: ["--allow-any-class"], verdict: "inconclusive"),
+            verdict: "acceptedWithFindings", encodeVerdict: "acceptedWithFindings"),
+        Row(name: "danger under the gate", bytes: { DangerCommandTests.predicateInArray() }, flags: [], verdict: "rejected", encodeVerdict: "rejected"),
+        Row(name: "nested archive", bytes: { nestedPredicate() }, flags: ["--allow-any-class"], verdict: "inconclusive", encodeVerdict: "inconclusive"),
         Row(name: "limit hit", bytes: { try CLITests.archive([[["deep"]]] as NSArray) }, flags: ["--limit", "maxDepth=2"],
             verdict: "inconclusive"),
         Row(name: "plain plist", bytes: {
             Array(try PropertyListSerialization.data(fromPropertyList: ["name": "Ada", "tags": ["x"]], format: .binary, options: 0))
         }, flags: [], verdict: "plist"),
+        Row(name: "trailing bytes", bytes: { withHiddenBytes(try CLITests.archive(["a", "b"] as NSArray)) }, flags: [],
+            verdict: "inconclusive"),
     ]
 
     /// The `"verdict"` of the first JSON record on stdout.
@@ -97,9 +112,25 @@ import Testing
 
         let origin = try TestHTTPServer { _ in .response(status: 200, body: bytes) }
         defer { origin.stop() }
-        let fetch = try CLIRunner.run(["fetch", "--allow-range", "127.0.0.0/8"] + row.flags + [origin.url("/input.archive")])
+        let url = origin.url("/input.archive")
+        let fromURL = try CLIRunner.run(["validate", "--url", url, "--allow-range", "127.0.0.0/8"] + row.flags)
+        #expect(Self.verdict(fromURL.stdout) == row.verdict, "validate --url: \(fromURL.stdout.prefix(300)) \(fromURL.stderr)")
+        #expect(fromURL.status == status, "validate --url: \(fromURL.stderr)")
+        let convertURL = try CLIRunner.run(["convert", "--url", url, "--allow-range", "127.0.0.0/8"] + row.flags)
+        #expect(convertURL.status == status, "convert --url: \(convertURL.stderr)")
+        #expect(convertURL.stdout == convert.stdout, "convert --url prints what convert prints")
+        let fetch = try CLIRunner.run(["fetch", "--allow-range", "127.0.0.0/8"] + row.flags + [url])
         #expect(Self.verdict(fetch.stdout) == row.verdict, "fetch: \(fetch.stdout.prefix(300)) \(fetch.stderr)")
         #expect(fetch.status == status, "fetch: \(fetch.stderr)")
+
+        guard let encodeVerdict = row.encodeVerdict else { return }
+        let typed = try CLIRunner.run(["convert", "--allow-any-class", "--mode", "typed", file])
+        let json = try CLIRunner.write(Array(typed.stdout.utf8), named: "typed.json", in: directory)
+        let written = directory.appendingPathComponent("encoded.archive").path
+        let encode = try CLIRunner.run(["encode", "--out", written] + row.flags + [json])
+        #expect(encode.stderr.contains("verdict \(encodeVerdict)"), "encode: \(encode.stderr)")
+        #expect(encode.status == Self.exitStatus[encodeVerdict], "encode: \(encode.stderr)")
+        #expect(FileManager.default.fileExists(atPath: written) == ["accepted", "acceptedWithFindings"].contains(encodeVerdict))
     }
 
     /// Not a property list at all: one file is malformed; a batch of it found no archive (inconclusive).

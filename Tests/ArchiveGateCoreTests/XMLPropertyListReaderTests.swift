@@ -46,8 +46,6 @@ struct XMLPropertyListReaderTests {
         .init(rule: "text between elements", xml: wrap("<array>text</array>"), code: .invalidXML),
         .init(rule: "CDATA outside a string", xml: wrap("<array><![CDATA[x]]></array>"), code: .invalidXML),
         .init(rule: "content in a boolean", xml: wrap("<true>yes</true>"), code: .invalidXML),
-        .init(rule: "trailing garbage", xml: wrap("<true/>") + "garbage", code: .invalidXML),
-        .init(rule: "trailing element", xml: wrap("<true/>") + "<plist><true/></plist>", code: .invalidXML),
         .init(rule: "bare ampersand", xml: wrap("<string>a & b</string>"), code: .invalidXML),
         .init(rule: "character reference to a surrogate", xml: wrap("<string>&#xD800;</string>"), code: .invalidXML),
         .init(rule: "character reference beyond Unicode", xml: wrap("<string>&#x110000;</string>"), code: .invalidXML),

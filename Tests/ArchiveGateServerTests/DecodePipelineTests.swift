@@ -59,8 +59,9 @@ import Glibc
     /// encode reserves its working set: a typed JSON upload the budget cannot carry is refused
     /// (before, encode reserved nothing and 8 × 16 MB uploads took 747 MB).
     @Test func encodeIsBudgeted() async throws {
-        let elements = (0..<300_000).map { _ in #"{"$uid":0}"# }.joined(separator: ",")
-        let json = Array(#"{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"$uid":1}},"$objects":["$null",{"$class":{"$uid":2},"NS.objects":[\#(elements)]},{"$classname":"NSArray","$classes":["NSArray","NSObject"]}]}"#.utf8)
+        // An archive the policy accepts (encode checks what it wrote): 300,000 references to one string.
+        let elements = (0..<300_000).map { _ in #"{"$uid":3}"# }.joined(separator: ",")
+        let json = Array(#"{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"$uid":1}},"$objects":["$null",{"$class":{"$uid":2},"NS.objects":[\#(elements)]},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},"x"]}"#.utf8)
         try await TestServer.run(configure: { $0.memory.budgetBytes = 8 << 20; $0.memory.tenantShare = 1 }) { port in
             let reply = try await TestServer.send("/v1/encode", port: port, key: TestTenant.beta.key, body: json, contentType: "application/json")
             #expect(reply.status == 503, "\(reply.text.prefix(300))")

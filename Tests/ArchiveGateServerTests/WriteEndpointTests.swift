@@ -88,6 +88,11 @@ import Testing
             #expect(violations.map { $0["code"] as? String } == reported.map { $0["code"] as? String })
             #expect(violations.map { $0["path"] as? String } == reported.map { $0["path"] as? String })
             #expect(violations.first?["code"] as? String == "policy.class_not_allowed")
+            // The report (the core's one report writer) is the same as /v1/validate answers, and so is the verdict.
+            #expect(enveloped.json["verdict"] as? String == "redacted")
+            #expect(enveloped.headers.first(name: "X-ArchiveGate-Verdict") == "redacted")
+            let report = try #require(enveloped.json["report"] as? [String: Any])
+            #expect(NSDictionary(dictionary: report) == NSDictionary(dictionary: validated.json))
 
             let xml = try await TestServer.send("/v1/sanitize?envelope=json&format=xml", port: port, key: TestTenant.redactor.key, body: archive)
             #expect(xml.json["format"] as? String == "xml")

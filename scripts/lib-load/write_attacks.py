@@ -32,10 +32,11 @@ def shared_string_archive(references=1000, mebibytes=1):
 
 
 def typed_json(elements):
-    """Typed JSON of an NSArray of `elements` references ({"$uid":0}, 11 bytes each)."""
-    members = ",".join('{"$uid":0}' for _ in range(elements))
+    """Typed JSON of an NSArray of `elements` references to one string ({"$uid":3}, 11 bytes each): an
+    archive the tenant's policy accepts (encode checks what it wrote; an NSArray cannot hold $null)."""
+    members = ",".join('{"$uid":3}' for _ in range(elements))
     return ('{"$archiver":"NSKeyedArchiver","$version":100000,"$top":{"root":{"$uid":1}},"$objects":["$null",'
-            '{"$class":{"$uid":2},"NS.objects":[' + members + ']},{"$classname":"NSArray","$classes":["NSArray","NSObject"]}]}').encode()
+            '{"$class":{"$uid":2},"NS.objects":[' + members + ']},{"$classname":"NSArray","$classes":["NSArray","NSObject"]},"x"]}').encode()
 
 
 def _send(kind, server, tenant, body, path, headers, results, lock):

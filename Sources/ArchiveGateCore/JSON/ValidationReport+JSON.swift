@@ -36,11 +36,17 @@ extension ValidationReport {
         json.raw(",\"valid\":")
         json.bool(report.valid)
         report.verdict.writeMembers(to: &json)
-        json.raw(",\"violations\":")
-        Self.writeArray(report.violations, to: &json) { Self.write($0, to: &$1) }
-        json.raw(",\"violationsTruncated\":")
-        json.bool(report.violationsTruncated)
+        writeViolationMembers(to: &json)
         json.raw("}")
+    }
+
+    /// `,"violations":[…],"violationsTruncated":<bool>`: the report's last two members, also for a
+    /// document that carries them beside the report (the sanitize envelope).
+    public func writeViolationMembers(to json: inout JSONDocumentWriter) {
+        json.raw(",\"violations\":")
+        Self.writeArray(violations, to: &json) { Self.write($0, to: &$1) }
+        json.raw(",\"violationsTruncated\":")
+        json.bool(violationsTruncated)
     }
 
     private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONDocumentWriter) {
@@ -147,11 +153,16 @@ extension ValidationReport {
 }
 
 extension Verdict {
-    /// `,"verdict":"<name>"` and, when the verdict has one, `,"verdictReason":"<code>"`: the members
-    /// a report or a record carries for its verdict (each follows a member already written).
+    /// `,"verdict":"<name>"`, `,"verdictOffset":<byte>` when the reason points at a byte, and
+    /// `,"verdictReason":"<code>"` when the verdict has one: the members a report or a record
+    /// carries for its verdict (each follows a member already written), in key order.
     public func writeMembers(to json: inout JSONDocumentWriter) {
         json.raw(",\"verdict\":")
         json.string(name)
+        if let offset {
+            json.raw(",\"verdictOffset\":")
+            json.integer(offset)
+        }
         if let reason {
             json.raw(",\"verdictReason\":")
             json.string(reason)

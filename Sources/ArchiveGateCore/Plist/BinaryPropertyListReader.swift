@@ -52,8 +52,12 @@ struct BinaryPropertyListReader {
         }
         if let failure { throw failure }
         if let movedReferences { references = movedReferences }
-        let plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
+        var plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
                                  root: trailer.topObject)
+        plist.unaccountedByteOffset = bytes.withUnsafeBufferPointer {
+            Self.firstUncoveredByte($0, tableStart: trailer.offsetTableStart, offsetSize: trailer.offsetSize,
+                                    objectCount: trailer.objectCount, referenceSize: trailer.referenceSize)
+        }
         // Dictionaries in object order, found by their kind byte (a list of them would be 16 B per
         // dictionary at the reader's peak); an error's offset is read back from the offset table.
         for index in 0 ..< trailer.objectCount where objects.kind(at: index) == .dictionary {

@@ -28,6 +28,12 @@ public struct PropertyList: Sendable {
     public let bytes: ByteStorage
     /// The index of the top-level object.
     public let root: Int
+    /// The first byte of the input that no part of the property list accounts for, if any: in a
+    /// binary plist a byte of the object area that no object's encoding covers, in XML the first
+    /// byte after `</plist>` that is neither whitespace nor a comment (an offset into the UTF-8
+    /// text). Foundation reads past such bytes; ArchiveGate does not check them, so a keyed
+    /// archive that has any is `inconclusive` (`Verdict.Inconclusive.unaccountedBytes`).
+    public internal(set) var unaccountedByteOffset: Int?
 
     public init(format: Format, objects: PropertyListObjectTable, references: [UInt32], bytes: ByteStorage, root: Int) {
         self.format = format

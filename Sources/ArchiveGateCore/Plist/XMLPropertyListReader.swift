@@ -35,10 +35,12 @@ struct XMLPropertyListReader {
             var scanner = Scanner(input: buffer, limits: limits, sourceEncoding: sourceEncoding)
             try scanner.readDocument()
             return Tables(objects: scanner.objects, references: scanner.references, storage: scanner.storage,
-                          root: scanner.root, dictionaries: scanner.dictionaries)
+                          root: scanner.root, dictionaries: scanner.dictionaries,
+                          unaccountedByteOffset: scanner.unaccountedByteOffset)
         }
-        let plist = PropertyList(format: .xml, objects: tables.objects, references: tables.references,
+        var plist = PropertyList(format: .xml, objects: tables.objects, references: tables.references,
                                  bytes: ByteStorage(tables.storage), root: tables.root)
+        plist.unaccountedByteOffset = tables.unaccountedByteOffset
         // The key rules compare key text in the finished side buffer, so they run once, at the end.
         for dictionary in tables.dictionaries {
             if let problem = DictionaryKeyRules.check(plist, dictionary: dictionary.index) {
@@ -98,6 +100,7 @@ extension XMLPropertyListReader {
         var storage: [UInt8]
         var root: Int
         var dictionaries: [(index: Int, position: Int)]
+        var unaccountedByteOffset: Int?
     }
 
     /// The scan of one input buffer. It lives only inside `withUnsafeBufferPointer`.
@@ -119,6 +122,8 @@ extension XMLPropertyListReader {
         var root = 0
         /// Every non-empty dictionary and where its tag is, for the key rules after the scan.
         var dictionaries: [(index: Int, position: Int)] = []
+        /// The first byte after `</plist>` that is neither whitespace nor a comment, if any.
+        var unaccountedByteOffset: Int?
 
         init(input: UnsafeBufferPointer<UInt8>, limits: PropertyListLimits, sourceEncoding: XMLSourceEncoding = .utf8) {
             self.input = input
@@ -170,10 +175,9 @@ extension XMLPropertyListReader.Scanner {
             }
         }
 
-        try skipMisc()
-        guard position == input.count else {
-            throw failure(.invalidXML, at: position, "only whitespace and comments may follow </plist>")
-        }
+        // Anything else after </plist> is not read (Foundation ignores it too): the plist is whole,
+        // but the input holds bytes nothing accounts for (`PropertyList.unaccountedByteOffset`).
+        if (try? skipMisc()) == nil || position < input.count { unaccountedByteOffset = position }
     }
 
     /// Reads one value's start tag and, for everything but a non-empty container, the whole value.

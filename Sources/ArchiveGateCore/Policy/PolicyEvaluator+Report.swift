@@ -52,6 +52,7 @@ extension PolicyEvaluator {
         }
         let verdict = Verdict(violations: violationCount, unacknowledgedFindings: danger.unacknowledgedCount,
                               undecodedNestedArchives: danger.undecodedNestedArchives,
+                              unaccountedByteOffset: archive.plist.unaccountedByteOffset,
                               redacts: policy.onViolation == .redact, inspection: !policy.rejectsDanger)
         var report = ValidationReport(verdict: verdict, policy: policy.name, format: archive.plist.format,
                                 objectCount: archive.objectCount,

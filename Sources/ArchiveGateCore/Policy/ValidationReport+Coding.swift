@@ -1,9 +1,9 @@
 /// `Codable` by hand only for the verdict: it is written as its name (`"verdict": "rejected"`) and,
-/// when it has one, its reason (`"verdictReason"`), and read back from those with the report's own
-/// counts. Every other member is coded as the compiler would.
+/// when it has them, its reason (`"verdictReason"`) and byte offset (`"verdictOffset"`), and read
+/// back from those with the report's own counts. Every other member is coded as the compiler would.
 extension ValidationReport {
     enum CodingKeys: String, CodingKey {
-        case verdict, verdictReason, valid, policy, format, objectCount, classes, violations, violationsTruncated, limits,
+        case verdict, verdictReason, verdictOffset, valid, policy, format, objectCount, classes, violations, violationsTruncated, limits,
              findings, findingsTruncated, dangerCatalogueVersion
     }
 
@@ -11,6 +11,7 @@ extension ValidationReport {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(verdict.name, forKey: .verdict)
         try container.encodeIfPresent(verdict.reason, forKey: .verdictReason)
+        try container.encodeIfPresent(verdict.offset, forKey: .verdictOffset)
         try container.encode(valid, forKey: .valid)
         try container.encode(policy, forKey: .policy)
         try container.encode(format, forKey: .format)
@@ -38,6 +39,8 @@ extension ValidationReport {
         case "rejected": verdict = .rejected(violations: violations.count + unacknowledged)
         case "inconclusive" where try container.decodeIfPresent(String.self, forKey: .verdictReason) == "danger.nested_archive":
             verdict = .inconclusive(.nestedArchiveNotDecoded)
+        case "inconclusive" where try container.decodeIfPresent(String.self, forKey: .verdictReason) == "plist.unaccounted_bytes":
+            verdict = .inconclusive(.unaccountedBytes(offset: try container.decode(Int.self, forKey: .verdictOffset)))
         default:
             throw DecodingError.dataCorruptedError(forKey: .verdict, in: container,
                                                    debugDescription: "'\(name)' is not the verdict of an evaluated archive")

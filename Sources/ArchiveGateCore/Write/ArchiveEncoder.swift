@@ -22,17 +22,37 @@ public struct ArchiveEncoder: Sendable {
     /// as a policy's `acknowledge` (see `Policy.acknowledges`).
     public var acknowledged: Set<String> = []
 
+    /// The policy the written archive is checked under, as any archive read (`Encoded.report`);
+    /// nil: the inspection policy with `limits` and `acknowledged`.
+    public var policy: Policy?
+
     public init(limits: DecodeLimits = DecodeLimits(), outputGate: (any OutputGate)? = nil) {
         self.limits = limits
         self.outputGate = outputGate
     }
 
-    /// An encoded archive and the danger catalogue's findings in it, so that a caller never writes
-    /// a predicate, a smuggled `$classes` chain or an expression-shaped object unremarked.
+    /// An encoder whose archive is checked under `policy` (its limits and acknowledgements). encode
+    /// never redacts: under a policy whose `onViolation` is `redact` a violation rejects (sanitize
+    /// the archive to redact it), so the archive written is exactly what the JSON describes.
+    public init(policy: Policy, outputGate: (any OutputGate)? = nil) {
+        self.init(limits: policy.limits, outputGate: outputGate)
+        acknowledged = policy.acknowledged
+        var checked = policy
+        checked.onViolation = .reject
+        self.policy = checked
+    }
+
+    /// An encoded archive and the report of reading it back, so that a caller never writes a
+    /// predicate, a smuggled `$classes` chain or an expression-shaped object unremarked.
     public struct Encoded: Sendable {
+        /// The archive as written, whatever its verdict (`releasedArchive` is what a caller may hand out).
         public var archive: [UInt8]
+        /// The written archive's report under the encoder's policy: its verdict, violations and findings.
+        public var report: ValidationReport
         /// Findings of the read-back walk (acknowledged per `acknowledged`).
-        public var findings: [ValidationReport.Finding]
+        public var findings: [ValidationReport.Finding] { report.findings }
+        /// The archive when its verdict releases content (`Verdict.releasesContent`), else nil.
+        public var releasedArchive: [UInt8]? { report.verdict.releasesContent ? archive : nil }
     }
 
     /// The archive `json` describes, in `format` (binary by default).
@@ -53,7 +73,7 @@ public struct ArchiveEncoder: Sendable {
         } catch {
             throw EncodeError(.outputLimitExceeded, pointer: "", "the archive \(error.reason)")
         }
-        return Encoded(archive: bytes, findings: try check(bytes))
+        return Encoded(archive: bytes, report: try check(bytes))
     }
 
     /// Writes a property-list value in `format`, unbounded (tests and tools that trust the value).
@@ -72,9 +92,9 @@ public struct ArchiveEncoder: Sendable {
         }
     }
 
-    /// Reads `bytes` back as `convert` would (inspection policy, these limits) and maps the first
-    /// structural error to an `EncodeError`; returns the danger findings.
-    func check(_ bytes: [UInt8]) throws(EncodeError) -> [ValidationReport.Finding] {
+    /// Reads `bytes` back as `validate` would (`policy`, else the inspection policy with these
+    /// limits) and maps the first structural error to an `EncodeError`; returns the report.
+    func check(_ bytes: [UInt8]) throws(EncodeError) -> ValidationReport {
         var readLimits = limits.propertyList
         readLimits.maxInputBytes = max(readLimits.maxInputBytes, bytes.count)
         let plist: PropertyList
@@ -85,11 +105,11 @@ public struct ArchiveEncoder: Sendable {
         }
         do throws(ArchiveError) {
             let archive = try KeyedArchive(plist: plist, maxObjects: limits.maxObjects)
-            var policy = Policy.inspection
-            policy.limits = limits
-            policy.acknowledged = acknowledged
-            var evaluator = PolicyEvaluator(archive: archive, policy: policy)
-            return try evaluator.evaluate().report.findings
+            var checked = policy ?? .inspection
+            checked.limits = limits
+            checked.acknowledged = acknowledged
+            var evaluator = PolicyEvaluator(archive: archive, policy: checked)
+            return try evaluator.evaluate().report
         } catch {
             throw EncodeError(.init(archive: error.code), pointer: error.path, error.message)
         }

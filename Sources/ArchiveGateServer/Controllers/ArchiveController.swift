@@ -37,11 +37,15 @@ struct ArchiveController {
         let inspection = try await context.pipeline.convert(bytes, mode: mode, with: inspector)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
         let (status, json) = try VerdictStatus.content(inspection.report, inspection.json)
-        return .json(status, json, headers: [.archiveGateViolations: String(inspection.report.violations.count)])
+        var response = Response.json(status, json)
+        VerdictStatus.label(&response.headers, inspection.report)
+        return response
     }
 }
 
 extension HTTPField.Name {
     /// How many violations a converted archive had (non-zero only under a `redact` policy).
     static let archiveGateViolations = HTTPField.Name("X-ArchiveGate-Violations")!
+    /// The verdict (`Verdict.name`) of a content door's archive: convert, sanitize, encode (200 and 422).
+    static let archiveGateVerdict = HTTPField.Name("X-ArchiveGate-Verdict")!
 }

@@ -7,7 +7,9 @@ import NIOCore
 /// `POST /v1/encode` and `POST /v1/sanitize`: archives ArchiveGate writes itself.
 ///
 /// - encode: typed JSON (`application/json`, as `/v1/convert?mode=typed` answers) → 200 with the
-///   archive (`application/octet-stream`, or `application/x-plist` XML with `?format=xml`); bad JSON
+///   archive (`application/octet-stream`, or `application/x-plist` XML with `?format=xml`) when the
+///   written archive's verdict under the tenant's policy releases it, else 422 `policy.rejected`
+///   as sanitize answers (`X-ArchiveGate-Verdict` on both); bad JSON
 ///   → 422 with the encode error's code and JSON pointer; over the tenant's limits → 413/422; the
 ///   body is read as archive uploads are (`ArchiveBody`: gzip inflated, another encoding 415, a
 ///   body cut short 400).
@@ -36,9 +38,12 @@ struct WriteController {
                                               tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: json.count, tenant: tenant, metrics: metrics)
         do {
-            let archive = try await context.pipeline.encode(json, format: format, limits: limits)
-            metrics.recordWrite("encode", outcome: "ok", tenant: tenant.id)
-            return Self.archiveResponse(archive, format: format)
+            let encoded = try await context.pipeline.encode(json, format: format, policy: tenant.inspector.policy)
+            metrics.recordWrite("encode", outcome: encoded.releasedArchive == nil ? "rejected" : "ok", tenant: tenant.id)
+            let (status, archive) = try VerdictStatus.content(encoded.report, encoded.releasedArchive)
+            var response = Self.archiveResponse(archive, format: format, status: status)
+            VerdictStatus.label(&response.headers, encoded.report)
+            return response
         } catch let error as EncodeError {
             metrics.recordWrite("encode", outcome: error.code.rawValue, tenant: tenant.id)
             throw error
@@ -63,9 +68,9 @@ struct WriteController {
                             tenant: tenant.id)
         let (status, archive) = try VerdictStatus.content(result.report, result.archive)
         var response = enveloped
-            ? Response.json(status, Array(try JSONEncoder.sorted.encode(SanitizeEnvelope(archive: archive, format: format, report: result.report))))
+            ? Response.json(status, SanitizeEnvelope.json(archive: archive, format: format, report: result.report))
             : Self.archiveResponse(archive, format: format, status: status)
-        response.headers[.archiveGateViolations] = String(result.report.violations.count)
+        VerdictStatus.label(&response.headers, result.report)
         return response
     }
 

@@ -69,18 +69,19 @@ struct DecodePipeline: Sendable {
         return result
     }
 
-    /// The archive typed JSON describes (`ArchiveEncoder`), bounded while written as `sanitize`'s.
-    func encode(_ json: [UInt8], format: PropertyList.Format, limits: DecodeLimits) async throws -> [UInt8] {
-        let output = BudgetedOutput(lease: lease, allowance: allowance(json.count, policyCap: limits.maxOutputBytes),
+    /// The archive typed JSON describes (`ArchiveEncoder`), bounded while written as `sanitize`'s,
+    /// and its report under the tenant's policy (checked as any archive read).
+    func encode(_ json: [UInt8], format: PropertyList.Format, policy: Policy) async throws -> ArchiveEncoder.Encoded {
+        let output = BudgetedOutput(lease: lease, allowance: allowance(json.count, policyCap: policy.limits.maxOutputBytes),
                                     charge: DecodeEstimate.writtenArchiveBytesPerByte)
-        let encoder = ArchiveEncoder(limits: limits, outputGate: output)
-        let archive = try await guarded(output, archiveBytes: json.count) {
+        let encoder = ArchiveEncoder(policy: policy, outputGate: output)
+        let encoded = try await guarded(output, archiveBytes: json.count) {
             try await reserving(DecodeEstimate.typedJSON(jsonBytes: json.count), size: json.count) {
-                try encoder.encode(json, format: format)
+                try encoder.encodeReporting(json, format: format)
             }
         }
-        lease.shrink(by: output.reservedBytes - archive.count)
-        return archive
+        lease.shrink(by: output.reservedBytes - (encoded.releasedArchive?.count ?? 0))
+        return encoded
     }
 
     /// The amplification allowance for an input of `bytes`, or `.max` when the policy's own

@@ -10,6 +10,7 @@ import HTTPTypes
 ///     report  validate, fetch, inspect     200       200                   200       200       200
 ///     content convert                      200       200 (JSON shown)      200       422       200 (JSON shown)
 ///     content sanitize                     200       422                   200       422       422
+///     content encode                       200       200 (archive written) —         422       422
 ///     stored  archives, fetch "store"      201 new / 200 existing, whatever the verdict
 ///
 /// A report door's request succeeded whatever the archive's verdict, which is in the body
@@ -32,9 +33,21 @@ enum VerdictStatus {
     }
 
     /// A content door: the status and the content the verdict released, or the problem that
-    /// refuses it (nil content: the verdict released none).
+    /// refuses it (nil content: the verdict released none), labelled as `label` does.
     static func content<Content>(_ report: ValidationReport, _ content: Content?) throws(ProblemError) -> (HTTPResponse.Status, Content) {
-        guard let content else { throw ProblemError.policyRejected(report) }
+        guard let content else {
+            var problem = ProblemError.policyRejected(report)
+            label(&problem.headers, report)
+            throw problem
+        }
         return (.ok, content)
+    }
+
+    /// A content door's headers, whose body is the content, not the report: `X-ArchiveGate-Verdict`
+    /// (the verdict's name) and `X-ArchiveGate-Violations` (how many violations; under `redact`, how
+    /// many subtrees were cut out).
+    static func label(_ headers: inout HTTPFields, _ report: ValidationReport) {
+        headers[.archiveGateVerdict] = report.verdict.name
+        headers[.archiveGateViolations] = String(report.violations.count)
     }
 }
