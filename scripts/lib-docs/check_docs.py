@@ -273,7 +273,8 @@ def run_document(display: str, blocks: list[Block], repository: pathlib.Path, bi
                               f"__ag_status=$?; echo $__ag_status > \"$AG_STATE/outputs/{number}.status\"; (exit $__ag_status)")
         (state / "document.sh").write_text("\n".join(script) + "\n", encoding="utf-8")
 
-        environment = dict(os.environ)
+        # A reader's environment: no ARCHIVEGATE_* setting of the caller's reaches the examples.
+        environment = {name: value for name, value in os.environ.items() if not name.startswith("ARCHIVEGATE_")}
         environment.update({
             "AG_STATE": str(state), "AG_SERVER_PORT": str(ports["8080"]), "AG_SERVER_WAIT": str(SERVER_WAIT_SECONDS),
             "LC_ALL": "C.UTF-8", "TERM": "dumb",
