@@ -15,8 +15,8 @@ Words after `console` on the fence line mark a block:
   skip: REASON      not run (illustrative, or it needs what a check cannot have); listed as "not
                     run by design" with REASON
 
-A ```sh, ```bash or ```shell block must say `skip: REASON` too: every shell example either runs or
-says why not. The port numbers 8080 and 8000 in any example stand for two free loopback ports the
+A ```sh, ```bash or ```shell block must say `skip: REASON` too, and a ```text (or unlabelled)
+block holding `$ ` lines fails: every shell example either runs or says why not. The port numbers 8080 and 8000 in any example stand for two free loopback ports the
 check picks (8080 is the server's). All blocks of one document run in order in one bash process
 (variables carry over), in a fresh folder holding copies of examples/ and config/, links to the
 other top-level entries of the repository and a sibling `shared` link to ../shared.
@@ -37,6 +37,7 @@ import sys
 import tempfile
 
 SHELL_LANGUAGES = {"console", "sh", "bash", "shell", "shell-session", "zsh"}
+UNLABELLED = {"", "text", "txt", "plain", "plaintext"}   # a `$ ` line in one of these is a transcript in disguise
 ELLIPSIS = "…"
 DOCUMENT_TIMEOUT_SECONDS = 600
 SERVER_WAIT_SECONDS = 60
@@ -85,6 +86,9 @@ def parse_blocks(path: pathlib.Path, display: str) -> list[Block]:
             raise DocError(f"{display}:{index + 1}: a code fence that never closes")
         if language.lower() in SHELL_LANGUAGES:
             blocks.append(make_block(path, display, index + 1, language.lower(), attributes.strip(), body))
+        elif language.lower() in UNLABELLED and any(line.startswith("$ ") for line in body):
+            raise DocError(f"{display}:{index + 1}: a transcript (`$ ` lines) in a ```{language} block escapes the check: "
+                           "make it ```console")
         index = end + 1
     return blocks
 
@@ -374,6 +378,7 @@ sample.txt
     "span.md": ("```console\n$ printf 'a\\nb\\n'\na…b\n```\n", False, "span.md:2:"),
     "silent.md": ("```console\n$ true\nsomething\n```\n", False, "silent.md:2:"),
     "unmarked.md": ("```sh\necho hello\n```\n", False, "unmarked.md:1: a ```sh block is neither run nor explained"),
+    "disguised.md": ("```text\n$ echo hello\nhello\n```\n", False, "disguised.md:1: a transcript"),
     "skipped.md": ("```sh skip: needs a Docker engine\ndocker build .\n```\n", True, "not run by design: skipped.md:1: needs a Docker engine"),
     "needs-shared.md": ("```console shared\n$ ls ../shared\n```\n", True, "SKIPPED: needs-shared.md:1: needs ../shared"),
 }
