@@ -68,4 +68,3 @@ def self_test(check) -> bool:
             else:
                 print(f"check-docs: self-test ok: {name} ({'passes' if passes else 'fails'} as it must)")
     return ok
-
