@@ -16,8 +16,9 @@ Words after `console` on the fence line mark a block:
                     run by design" with REASON
 
 A ```sh, ```bash or ```shell block must say `skip: REASON` too, and a ```text (or unlabelled)
-block holding `$ ` lines fails: every shell example either runs or says why not. The port numbers 8080 and 8000 in any example stand for two free loopback ports the
-check picks (8080 is the server's). All blocks of one document run in order in one bash process
+block holding `$ ` lines fails: every shell example either runs or says why not. The port numbers
+8080 and 8000 in any example stand for two free loopback ports the check picks (8080 is the
+server's). All blocks of one document run in order in one bash process
 (variables carry over), in a fresh folder holding copies of examples/ and config/, links to the
 other top-level entries of the repository and a sibling `shared` link to ../shared.
 """
