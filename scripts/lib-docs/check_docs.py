@@ -15,9 +15,10 @@ Words after `console` on the fence line mark a block:
   skip: REASON      not run (illustrative, or it needs what a check cannot have); listed as "not
                     run by design" with REASON
 
-A ```sh, ```bash or ```shell block must say `skip: REASON` too: every shell example either runs or
-says why not. The port numbers 8080 and 8000 in any example stand for two free loopback ports the
-check picks (8080 is the server's). All blocks of one document run in order in one bash process
+A ```sh, ```bash or ```shell block must say `skip: REASON` too, and a ```text (or unlabelled)
+block holding `$ ` lines fails: every shell example either runs or says why not. The port numbers
+8080 and 8000 in any example stand for two free loopback ports the check picks (8080 is the
+server's). All blocks of one document run in order in one bash process
 (variables carry over), in a fresh folder holding copies of examples/ and config/, links to the
 other top-level entries of the repository and a sibling `shared` link to ../shared.
 """
@@ -37,6 +38,7 @@ import sys
 import tempfile
 
 SHELL_LANGUAGES = {"console", "sh", "bash", "shell", "shell-session", "zsh"}
+UNLABELLED = {"", "text", "txt", "plain", "plaintext"}   # a `$ ` line in one of these is a transcript in disguise
 ELLIPSIS = "…"
 DOCUMENT_TIMEOUT_SECONDS = 600
 SERVER_WAIT_SECONDS = 60
@@ -85,6 +87,9 @@ def parse_blocks(path: pathlib.Path, display: str) -> list[Block]:
             raise DocError(f"{display}:{index + 1}: a code fence that never closes")
         if language.lower() in SHELL_LANGUAGES:
             blocks.append(make_block(path, display, index + 1, language.lower(), attributes.strip(), body))
+        elif language.lower() in UNLABELLED and any(line.startswith("$ ") for line in body):
+            raise DocError(f"{display}:{index + 1}: a transcript (`$ ` lines) in a ```{language} block escapes the check: "
+                           "make it ```console")
         index = end + 1
     return blocks
 
@@ -273,7 +278,8 @@ def run_document(display: str, blocks: list[Block], repository: pathlib.Path, bi
                               f"__ag_status=$?; echo $__ag_status > \"$AG_STATE/outputs/{number}.status\"; (exit $__ag_status)")
         (state / "document.sh").write_text("\n".join(script) + "\n", encoding="utf-8")
 
-        environment = dict(os.environ)
+        # A reader's environment: no ARCHIVEGATE_* setting of the caller's reaches the examples.
+        environment = {name: value for name, value in os.environ.items() if not name.startswith("ARCHIVEGATE_")}
         environment.update({
             "AG_STATE": str(state), "AG_SERVER_PORT": str(ports["8080"]), "AG_SERVER_WAIT": str(SERVER_WAIT_SECONDS),
             "LC_ALL": "C.UTF-8", "TERM": "dumb",
@@ -340,68 +346,6 @@ def check(paths: list[pathlib.Path], repository: pathlib.Path, bin_dir: pathlib.
 
 
 
-SELF_TEST_DOCUMENTS = {
-    # name: (text, whether the check must pass, a string its report must hold)
-    "good.md": ("""# Good
-```console
-$ echo hello
-hello
-$ answer=42
-$ printf 'a\\nb\\nc\\n'
-a
-…
-$ echo 'status 3 of 7'
-status … of 7
-$ (exit 3)
-$ echo $?
-3
-```
-Variables carry over to the next block; here-documents and continuation lines are one command:
-```console
-$ cat <<'END'
-the answer is $answer
-END
-the answer is $answer
-$ echo "answer=$answer" \\
-    && ls examples
-answer=42
-sample.txt
-```
-""", True, "8 commands run in 1 documents, 0 failures"),
-    "wrong.md": ("# Wrong\n\n```console\n$ echo hello\ngoodbye\n```\n", False, "wrong.md:4: `$ echo hello` printed other output"),
-    "extra.md": ("```console\n$ printf 'a\\nb\\n'\na\n```\n", False, "extra.md:2:"),
-    "span.md": ("```console\n$ printf 'a\\nb\\n'\na…b\n```\n", False, "span.md:2:"),
-    "silent.md": ("```console\n$ true\nsomething\n```\n", False, "silent.md:2:"),
-    "unmarked.md": ("```sh\necho hello\n```\n", False, "unmarked.md:1: a ```sh block is neither run nor explained"),
-    "skipped.md": ("```sh skip: needs a Docker engine\ndocker build .\n```\n", True, "not run by design: skipped.md:1: needs a Docker engine"),
-    "needs-shared.md": ("```console shared\n$ ls ../shared\n```\n", True, "SKIPPED: needs-shared.md:1: needs ../shared"),
-}
-
-
-def self_test() -> bool:
-    """The check on documents whose outcome is known: right output passes, drifted output fails."""
-    import io
-    ok = True
-    with tempfile.TemporaryDirectory(prefix="archivegate-docs-self-test-") as scratch:
-        repository = pathlib.Path(scratch)
-        (repository / "examples").mkdir()
-        (repository / "examples" / "sample.txt").write_text("x\n")
-        (repository / "config").mkdir()
-        for name, (text, passes, needle) in SELF_TEST_DOCUMENTS.items():
-            document = repository / name
-            document.write_text(text, encoding="utf-8")
-            report = io.StringIO()
-            passed = check([document], repository, None, None, out=report)
-            document.unlink()
-            if passed != passes or needle not in report.getvalue():
-                ok = False
-                print(f"check-docs: self-test FAIL: {name}: expected {'a pass' if passes else 'a failure'} "
-                      f"and {needle!r}; got {'a pass' if passed else 'a failure'}:\n{report.getvalue()}")
-            else:
-                print(f"check-docs: self-test ok: {name} ({'passes' if passes else 'fails'} as it must)")
-    return ok
-
-
 def main(argv: list[str]) -> int:
     import argparse
     parser = argparse.ArgumentParser(prog="scripts/check-docs", description=__doc__.split("\n\n")[0])
@@ -411,7 +355,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("files", nargs="*", type=pathlib.Path, help="documents (default: README.md and docs/*.md)")
     arguments = parser.parse_args(argv)
     if arguments.self_test:
-        return 0 if self_test() else 1
+        from self_test import self_test
+        return 0 if self_test(check) else 1
     root = arguments.root.resolve()
     files = [path.resolve() for path in arguments.files] or [root / "README.md", *sorted((root / "docs").glob("*.md"))]
     shared = (root.parent / "shared").resolve()
