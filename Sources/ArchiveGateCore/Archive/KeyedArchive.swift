@@ -4,7 +4,27 @@
 /// Construction validates the whole structure once — every UID in range, every `$class` a class
 /// record, no class record used as a value, no reserved keys — so walkers can follow UIDs without
 /// re-checking. Nothing is instantiated and `$classes` is only recorded, never trusted.
+///
+/// The tables live in one shared `Storage`: copying an archive, or capturing it in a closure or a
+/// method reference (`field(…).flatMap(referencedUID)`), costs one retain, not one per table.
 public struct KeyedArchive: Sendable {
+    /// The archive's tables, immutable once read.
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let plist: PropertyList
+        @usableFromInline let top: [TopEntry]
+        @usableFromInline let entries: EntryTable
+        @usableFromInline let classes: [ArchiveClass]
+        @usableFromInline let objectsStart: Int
+
+        init(plist: PropertyList, top: [TopEntry], entries: EntryTable, classes: [ArchiveClass], objectsStart: Int) {
+            self.plist = plist
+            self.top = top
+            self.entries = entries
+            self.classes = classes
+            self.objectsStart = objectsStart
+        }
+    }
+
     /// One `$top` entry: the name under which an object was encoded at the top level.
     public struct TopEntry: Hashable, Sendable {
         public let name: String
@@ -32,13 +52,16 @@ public struct KeyedArchive: Sendable {
         case object(classIndex: Int)
     }
 
-    public let plist: PropertyList
-    public let top: [TopEntry]
+    @usableFromInline let storage: Storage
+
+    // Read accessors lend the stored table (no copy, no retain) for the caller's access.
+    @inlinable public var plist: PropertyList { _read { yield storage.plist } }
+    @inlinable public var top: [TopEntry] { _read { yield storage.top } }
     /// The entry kind of every UID, 4 bytes each (`EntryTable`).
-    public let entries: EntryTable
+    @inlinable public var entries: EntryTable { _read { yield storage.entries } }
     /// The distinct classes in the archive, in first-seen order.
-    public let classes: [ArchiveClass]
-    @usableFromInline let objectsStart: Int
+    @inlinable public var classes: [ArchiveClass] { _read { yield storage.classes } }
+    @inlinable var objectsStart: Int { storage.objectsStart }
 
     /// The number of `$objects` entries, `$null` included.
     public var objectCount: Int { entries.count }
@@ -91,7 +114,7 @@ public struct KeyedArchive: Sendable {
         guard count <= maxObjects else {
             throw ArchiveError(.objectLimitExceeded, path: "/$objects", "\(count) objects; the limit is \(maxObjects)")
         }
-        objectsStart = plist.referencesStart(of: objectsIndex)
+        let objectsStart = plist.referencesStart(of: objectsIndex)
         let objectPlistIndices = plist.children(of: objectsIndex)
         guard plist.stringEquals(Int(objectPlistIndices.first!), "$null") else {
             throw ArchiveError(.invalidObjects, path: "/$objects/0", "$objects[0] must be the string '$null'")
@@ -99,15 +122,13 @@ public struct KeyedArchive: Sendable {
 
         var classifier = EntryClassifier(plist: plist, objectsStart: objectsStart, count: count, classTag: classTag)
         try classifier.classifyAll()
-        entries = EntryTable(codes: classifier.entries)
-        classes = classifier.classes
+        let entries = EntryTable(codes: classifier.entries)
         // Foundation's decoder takes any referenced string "$null" for nil, not only UID 0: it
         // compares the string, not the index. Such references are read as UID 0 from here on, so
         // the walk, the shape checks and the renderers see the nil Foundation decodes.
         if !classifier.nullStrings.isEmpty {
             plist = plist.retargetingUIDs(classifier.nullStrings, to: 0)
         }
-        self.plist = plist
 
         guard plist.kind(of: topIndex) == .dictionary else {
             throw ArchiveError(.invalidTop, path: "/$top", "$top must be a dictionary")
@@ -129,7 +150,7 @@ public struct KeyedArchive: Sendable {
             try classifier.checkReference(uid, path: path)
             top.append(TopEntry(name: name, uid: uid))
         }
-        self.top = top
+        storage = Storage(plist: plist, top: top, entries: entries, classes: classifier.classes, objectsStart: objectsStart)
     }
 }
 

@@ -130,12 +130,9 @@ extension KeyedArchive {
         return hasStringValue(ofObject: target)
     }
 
-    /// The UID a field refers to; nil when the field is absent or not a UID. (Spelled out rather
-    /// than `field(…).flatMap(referencedUID)`: the method reference copies the whole archive —
-    /// a dozen retains and releases — per call, and the shape checks call it per object.)
+    /// The UID a field refers to; nil when the field is absent or not a UID.
     func fieldTarget(_ uid: Int, _ key: StaticString) -> Int? {
-        guard let value = field(uid, key) else { return nil }
-        return plist.uid(at: value)
+        field(uid, key).flatMap(referencedUID)
     }
 }
 

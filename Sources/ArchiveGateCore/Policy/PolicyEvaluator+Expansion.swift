@@ -22,10 +22,7 @@ extension PolicyEvaluator {
     /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
     /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
     private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) throws(ArchiveError) -> Bool {
-        // Asked first: a mutating call among the arguments made Swift copy the archive (a dozen
-        // retains and releases) to call `shapeProblems` on.
-        let walked = try self.shape(of: uid) != nil
-        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: walked)
+        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: try self.shape(of: uid) != nil)
         return record(problems, uid: uid, className: className)
     }
 
