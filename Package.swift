@@ -144,6 +144,7 @@ let package = Package(
             name: "ArchiveGateStoreTests",
             dependencies: [
                 "ArchiveGateStore",
+                "ArchiveGateTestSupport",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]

@@ -1,5 +1,6 @@
 import ArchiveGateCore
 @testable import ArchiveGateServer
+import ArchiveGateTestSupport
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -91,9 +92,14 @@ import Glibc
 
             let head = "POST /v1/encode HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
                 + "Content-Type: application/json\r\nContent-Length: \(typed.body.count)\r\n\r\n"
-            let connection = try RawConnection(port: port)
-            defer { connection.close() }
-            let short = connection.replyAfterHalfClose(Array(head.utf8) + typed.body.prefix(typed.body.count / 2))
+            let request = Array(head.utf8) + typed.body.prefix(typed.body.count / 2)
+            // Blocking reads wait off the cooperative pool (`offCooperativePool`), never on a
+            // thread the server under test may need to answer.
+            let short = try await offCooperativePool { () throws -> String in
+                let connection = try RawConnection(port: port)
+                defer { connection.close() }
+                return connection.replyAfterHalfClose(request)
+            }
             #expect(short.hasPrefix("HTTP/1.1 400"), "\(short.prefix(200))")
         }
     }

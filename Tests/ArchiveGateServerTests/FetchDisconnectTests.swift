@@ -33,16 +33,19 @@ import Testing
                 let connection = try RawConnection(port: port)
                 _ = connection.send(Array(head.utf8) + body)
                 // The fetch is under way once the origin has its connection; then the client leaves.
-                let started = Self.waitUntil(.seconds(10)) { origin.acceptCount == 1 }
+                // Both waits are for events; their caps only stop a hang, and stay well inside the
+                // 120 s total timeout that a transfer nobody cancelled would run to (a busy machine
+                // can take seconds to get there, so no tighter bound proves more).
+                let started = Self.waitUntil(.seconds(60)) { origin.acceptCount == 1 }
                 connection.close()
                 guard started else { return nil }
                 let clock = ContinuousClock()
                 let left = clock.now
-                guard Self.waitUntil(.seconds(20), { origin.finishedCount == 1 }) else { return nil }
+                guard Self.waitUntil(.seconds(60), { origin.finishedCount == 1 }) else { return nil }
                 return clock.now - left
             }
-            let lifetime = try #require(originLifetime, "the origin's connection outlived the client by 20 s (total timeout 120 s)")
-            #expect(lifetime < .seconds(5), "the transfer ran \(lifetime) after the client left")
+            let lifetime = try #require(originLifetime, "the fetch never started, or the origin's connection outlived the client by 60 s (total timeout 120 s)")
+            #expect(lifetime < .seconds(60), "the transfer ran \(lifetime) after the client left")
 
             let cancelled = #"archivegate_fetches_total{outcome="fetch.cancelled",tenant="alpha"} 1"#
             var metrics = ""

@@ -20,17 +20,19 @@ import Glibc
     }
 
     /// The gzip of the 1 MiB × 200 archive (~1.3 KB on the wire, 200 MiB of JSON) is refused at
-    /// 16 × the archive, with a typed problem, quickly, and the budget is whole again after it.
+    /// 16 × the archive, with a typed problem, before the budget is reached, and the budget is
+    /// whole again after it.
     @Test func anAmplifyingArchiveIsRefusedCheaply() async throws {
         let gzip = try Fixtures.gzip(try Self.amplifyingArchive(references: 200))
         #expect(gzip.count < 8 << 10)
         try await TestServer.run(configure: { $0.memory.budgetBytes = 64 << 20; $0.memory.tenantShare = 1 }) { port in
-            let start = ContinuousClock.now
             let reply = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: gzip,
                                                   headers: [("Content-Encoding", "gzip")])
+            // Cheap is shown by what stopped it, not by a wall-clock bound a busy machine breaks:
+            // the 200 MiB of JSON would pass the 64 MiB budget (503 server.busy) long before it was
+            // done, so the amplification code says the output stopped at its 16 × allowance.
             #expect(reply.status == 422, "\(reply.text.prefix(300))")
             #expect(reply.json["code"] as? String == "output.amplification_exceeded")
-            #expect(ContinuousClock.now - start < .seconds(10))
             // Held nothing afterwards: four amplifying requests in a row fit the 64 MiB budget.
             for _ in 0..<4 {
                 let again = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: gzip,
@@ -120,7 +122,7 @@ import Glibc
                 try await TestServer.send("/metrics", method: .GET, port: port)
             }
             #expect(cut.text.contains("archivegate_send_timeouts_total 1"))
-            let (rest, closed) = try await Self.readToEnd(reader)
+            let (rest, closed) = try await Self.readToEnd(reader, after: first)
             #expect(closed && first.count + rest < 15 << 20, "read \(first.count + rest) bytes, closed \(closed)")
             let served = try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
             #expect(served.status == 200)
@@ -146,7 +148,7 @@ import Glibc
             #expect(busy.status == 503, "\(busy.text.prefix(200))")
             #expect(busy.json["code"] as? String == "server.busy")
 
-            let total = first.count + (try await Self.readToEnd(reader)).count
+            let total = first.count + (try await Self.readToEnd(reader, after: first)).count
             #expect(total > 15 << 20)
             let served = try await Self.firstReply(within: .seconds(10), until: { $0.status == 200 }) {
                 try await TestServer.send("/v1/validate", port: port, key: TestTenant.beta.key, body: try Fixtures.plainArchive())
@@ -247,16 +249,28 @@ import Glibc
         }
     }
 
-    /// Reads until the server closes the connection or sends nothing for 10 s: the bytes read, and
-    /// whether it closed.
-    static func readToEnd(_ reader: RawConnection) async throws -> (count: Int, closed: Bool) {
-        try await offCooperativePool { () -> (Int, Bool) in
+    /// Reads the rest of the answer whose first bytes were `first`: until the server closes the
+    /// connection or the body's `Content-Length` has arrived — events, not a quiet spell (a server
+    /// slowed by a busy machine may pause for seconds); 60 s of silence only guards against a hang.
+    /// Returns the bytes read after `first`, and whether the server closed.
+    static func readToEnd(_ reader: RawConnection, after first: [UInt8]) async throws -> (count: Int, closed: Bool) {
+        let text = String(decoding: first.prefix(4096), as: UTF8.self)
+        let head = text.components(separatedBy: "\r\n\r\n").first ?? ""
+        let length = head.components(separatedBy: "\r\n").lazy
+            .compactMap { line -> Int? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+                return Int(parts[1].trimmingCharacters(in: .whitespaces))
+            }.first
+        let expected = length.map { head.utf8.count + 4 + $0 - first.count }
+        return try await offCooperativePool { () -> (Int, Bool) in
             var total = 0
-            while true {
-                let (bytes, closed) = reader.read(waitingAtMost: .seconds(10))
+            while expected.map({ total < $0 }) ?? true {
+                let (bytes, closed) = reader.read(waitingAtMost: .seconds(60))
                 total += bytes.count
                 if closed || bytes.isEmpty { return (total, closed) }
             }
+            return (total, false)
         }
     }
 

@@ -1,6 +1,7 @@
 import ArchiveGateKeys
 import ArchiveGateServer
 import ArchiveGateStore
+import ArchiveGateTestSupport
 import AsyncHTTPClient
 import Foundation
 import HummingbirdTesting
@@ -83,8 +84,12 @@ enum TestServer {
             ?? Logger(label: "archivegate-test")
         logger.logLevel = .warning
         let app = try buildApplication(configuration: configuration, logger: logger, store: store)
-        try await app.test(.live) { client in
-            try await body(client.port!)
+        // The server's tasks run on threads of their own, not on the cooperative pool the other
+        // suites' synchronous tests hold (`DedicatedExecutor`).
+        try await withTaskExecutorPreference(.tests) {
+            try await app.test(.live) { client in
+                try await body(client.port!)
+            }
         }
     }
 

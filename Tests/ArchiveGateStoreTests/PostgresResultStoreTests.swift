@@ -1,3 +1,4 @@
+import ArchiveGateTestSupport
 import Foundation
 import PostgresNIO
 import Testing
@@ -46,8 +47,12 @@ import Testing
             endpoint: .tcp(host: "127.0.0.1", port: port), username: "nobody", tls: .disable,
             operationTimeout: .seconds(3))
         let start = ContinuousClock.now
-        await #expect(throws: ResultStoreError(.unavailable, "")) {
-            try await PostgresResultStore.open(configuration: configuration)
+        // On threads of its own: the timeout's timer must not wait for a cooperative thread the
+        // other suites' synchronous tests hold (`DedicatedExecutor`).
+        await withTaskExecutorPreference(.tests) {
+            await #expect(throws: ResultStoreError(.unavailable, "")) {
+                try await PostgresResultStore.open(configuration: configuration)
+            }
         }
         #expect(ContinuousClock.now - start < .seconds(30))
     }
