@@ -56,7 +56,8 @@ public struct ArchiveConversion {
     }
 
     /// The archive's JSON, nested archives (`--nested`) rendered first, whole, and written in
-    /// place as `{"$archive": …}` in the same mode. Archives nest at most `NestingContext.maxLevel`
+    /// place as `{"$archive": …}` in the same mode (plain property lists in data as `{"$plist": …}`,
+    /// plain mode only). Archives nest at most `NestingContext.maxLevel`
     /// deep, so this recursion is bounded; the output byte budget applies to each and to the whole.
     /// With a `sink`, the top-level document is streamed to it (its last bytes flushed only after
     /// the final checks) and the returned array is empty.
@@ -68,6 +69,13 @@ public struct ArchiveConversion {
             wrapped += try render(nested.archive, nested.evaluation, mode: mode, sink: nil, chunkSize: 0)
             wrapped.append(UInt8(ascii: "}"))
             nestedJSON[index] = wrapped
+        }
+        // A plain property list in data is shown by plain mode's conventions; typed mode keeps the
+        // data as it is (lossless).
+        if mode == .plain {
+            for (index, plist) in evaluation.nestedPlists {
+                nestedJSON[index] = Array(#"{"$plist":"#.utf8) + (try PropertyListJSON.render(plist, limits: policy.limits)) + [UInt8(ascii: "}")]
+            }
         }
         var output: JSONOutput
         switch mode {

@@ -39,9 +39,10 @@ import Testing
 
     static let corelocation = Inspect.policy(#"{"allow": ["foundation", "corelocation"]}"#)
 
+    /// The floor and type, which ArchiveGate does not read, are shown under `$unread`.
     @Test func locationRendersCoordinatesAccuraciesAndAnISOTimestamp() throws {
         #expect(try Inspect.json(Self.location, policy: Self.corelocation) == #"""
-            {"root":{"latitude":51.501364,"longitude":-0.14189,"altitude":24.5,"horizontalAccuracy":65,"verticalAccuracy":10,"course":-1,"courseAccuracy":null,"speed":-1,"speedAccuracy":null,"timestamp":"2023-11-24T12:00:00.500Z"}}
+            {"root":{"$unread":{"kCLLocationCodingKeyFloor":2147483647,"kCLLocationCodingKeyType":1},"$value":{"latitude":51.501364,"longitude":-0.14189,"altitude":24.5,"horizontalAccuracy":65,"verticalAccuracy":10,"course":-1,"courseAccuracy":null,"speed":-1,"speedAccuracy":null,"timestamp":"2023-11-24T12:00:00.500Z"}}}
             """#)
     }
 

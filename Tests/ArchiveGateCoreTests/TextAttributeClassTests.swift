@@ -36,9 +36,10 @@ import Testing
         return [("NSFont", font(&builder)), ("NSParagraphStyle", style)]
     }
 
+    /// UIKit's `UISystemFont`, which ArchiveGate does not read, is shown under `$unread`.
     @Test func fontsAndParagraphStylesRenderTheirFields() throws {
         #expect(try Inspect.json(Self.styled, policy: Self.uikit) == #"""
-            {"root":[{"text":"hi","attributes":{"NSFont":{"name":"Helvetica-Bold","size":12.5,"flags":null},"NSParagraphStyle":{"alignment":2,"lineBreakMode":0,"writingDirection":0,"lineSpacing":4.5,"paragraphSpacing":0,"paragraphSpacingBefore":0,"headIndent":0,"firstLineHeadIndent":10,"tailIndent":0,"minimumLineHeight":0,"maximumLineHeight":0,"lineHeightMultiple":0,"tabStops":null,"allowsDefaultTighteningForTruncation":null,"tighteningFactorForTruncation":null}}}]}
+            {"root":[{"text":"hi","attributes":{"NSFont":{"$unread":{"UISystemFont":false},"$value":{"name":"Helvetica-Bold","size":12.5,"flags":null}},"NSParagraphStyle":{"alignment":2,"lineBreakMode":0,"writingDirection":0,"lineSpacing":4.5,"paragraphSpacing":0,"paragraphSpacingBefore":0,"headIndent":0,"firstLineHeadIndent":10,"tailIndent":0,"minimumLineHeight":0,"maximumLineHeight":0,"lineHeightMultiple":0,"tabStops":null,"allowsDefaultTighteningForTruncation":null,"tighteningFactorForTruncation":null}}}]}
             """#)
     }
 

@@ -7,11 +7,8 @@ extension KeyedArchive {
         for uid in 1 ..< objectCount {
             guard let archiveClass = archiveClass(of: uid), !archiveClass.isInline, let shape = archiveClass.shape else { continue }
             let index = plistIndex(of: uid)
-            guard plist.kind(of: index) == .dictionary else { continue }
-            let objCTyped = shape == .value && plist.dictionaryPairIndex(index, forKey: "NS.special") == nil
-            for pair in 0 ..< plist.count(of: index) where !isClassPair(uid, pair: pair) {
-                let key = plist.string(at: plist.dictionaryKey(index, pair: pair)) ?? ""
-                if !shape.keepsField(key, objCTypedValue: objCTyped) { found.append("\(archiveClass.name).\(key)") }
+            for pair in unreadFieldPairs(of: uid, shape: shape) {
+                found.append("\(archiveClass.name).\(plist.string(at: plist.dictionaryKey(index, pair: pair)) ?? "")")
             }
         }
         return found

@@ -24,8 +24,9 @@ struct PlainRenderer {
     /// Per UID: the index in `firstRenderings` of the object's rendering, -1 before it is entered.
     private var renderedAt: [Int32]
     /// Where each entered object was written: the object it was written in (-1 at the top) and the
-    /// step from there, so a later site can spell the pointer of that first rendering.
-    private var firstRenderings: [(parent: Int32, component: PathComponent)] = []
+    /// step from there, so a later site can spell the pointer of that first rendering; `inValue`:
+    /// the object is written with its unread fields, its natural form under `/$value`.
+    private var firstRenderings: [(parent: Int32, component: PathComponent, inValue: Bool)] = []
     /// Foundation shapes, mostly already worked out by the policy walk.
     var shapes: ShapeMemo
     /// `{"$class":"Name"` of each class, built on first use.
@@ -49,6 +50,8 @@ struct PlainRenderer {
         case fieldKey(uid: Int, pair: Int)
         case dictionaryKey(keyUID: Int)
         case leave(uid: Int, popsPath: Bool)
+        /// Leaves the `$value` of an object written with its unread fields.
+        case popPath
     }
 
     var stack: [Item] = []
@@ -128,6 +131,8 @@ struct PlainRenderer {
                 enteredAt[uid] = -1
                 openUIDs.removeLast()
                 if popsPath { path.removeLast() }
+            case .popPath:
+                path.removeLast()
             case .edge(let target, let site, let topIndex, let component):
                 try renderEdge(target: target, site: site, topIndex: topIndex, component: component)
             }
@@ -164,21 +169,32 @@ struct PlainRenderer {
             return
         }
         let shape = try shapes.shape(of: target, in: archive)
-        if let shape, try renderLeaf(target, shape: shape, component: component) {
+        // Fields the class's definition does not read are shown, not dropped (PlainRenderer+UnreadFields).
+        var unread = shape.map { archive.unreadFieldPairs(of: target, shape: $0) } ?? []
+        if let shape, try unread.isEmpty ? renderLeaf(target, shape: shape, component: component)
+            : renderLeafWithUnreadFields(target, shape: shape, component: component, pairs: unread) {
             return
+        }
+        if !unread.isEmpty {
+            if Self.isContainerForm(shape) { try appendUnreadOpening(target, pairs: unread) } else { unread = [] }
         }
         let popsPath = !component.isNone
         if popsPath { path.append(component) }
+        if !unread.isEmpty { path.append(.fixed("$value")) }
         if path.count > limits.maxDepth {
             throw ArchiveError(.depthLimitExceeded, path: pointer(), "objects nest deeper than the limit of \(limits.maxDepth)")
         }
         enteredAt[target] = Int32(path.count)
         if !isEmptyCollection(target, shape: shape) {
             renderedAt[target] = Int32(firstRenderings.count)
-            firstRenderings.append((parent: Int32(openUIDs.last ?? -1), component: component))
+            firstRenderings.append((parent: Int32(openUIDs.last ?? -1), component: component, inValue: !unread.isEmpty))
         }
         openUIDs.append(target)
         stack.append(.leave(uid: target, popsPath: popsPath))
+        if !unread.isEmpty {
+            stack.append(.popPath)
+            stack.append(.literal("}"))
+        }
         switch shape?.jsonForm {
         case .some(.array), .some(.dictionary), .some(.members), .some(.attributedRuns):
             try pushFoundationContainer(target, shape: shape!)
@@ -332,6 +348,7 @@ struct PlainRenderer {
         var current = index
         while current >= 0 {
             let rendering = firstRenderings[current]
+            if rendering.inValue { tokens.append("/$value") }
             tokens.append(rendering.component.token(in: archive))
             current = rendering.parent >= 0 ? Int(renderedAt[Int(rendering.parent)]) : -1
         }

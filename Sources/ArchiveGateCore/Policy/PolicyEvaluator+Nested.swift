@@ -10,6 +10,9 @@ struct NestingContext {
     var nestedObjects = 0
     /// The archives decoded below this one, by the plist index of the data that holds each.
     var archives: [Int: NestedArchive] = [:]
+    /// Plain property lists (not keyed archives) found in data, by the plist index of that data:
+    /// plain mode renders them as `{"$plist": …}`.
+    var plists: [Int: PropertyList] = [:]
 }
 
 /// A keyed archive found in an NSData value and decoded with its evaluation, for rendering in place.
@@ -21,7 +24,8 @@ struct NestedArchive {
 extension PolicyEvaluator {
     /// Decodes the property list in an NSData object found at `path` under the same policy,
     /// limits and deadline, and folds its findings and violations into this report with their
-    /// full path (`<path>/$archive/...`). Bytes that are not a keyed archive stay data.
+    /// full path (`<path>/$archive/...`). A plain property list is kept for plain mode to render
+    /// (its objects count against `maxObjects` too); bytes that are no property list stay data.
     mutating func evaluateNested(_ bytes: Slice<ByteStorage>, dataIndex: Int, path: String) throws(ArchiveError) {
         guard let nesting else { return }
         if nesting.level + 1 > NestingContext.maxLevel {
@@ -45,7 +49,11 @@ extension PolicyEvaluator {
         do {
             nestedArchive = try KeyedArchive(plist: plist, maxObjects: limits.maxObjects)
         } catch {
-            if error.code == .notAKeyedArchive { return }
+            if error.code == .notAKeyedArchive {
+                self.nesting?.nestedObjects += plist.objects.endIndex
+                self.nesting?.plists[dataIndex] = plist
+                return
+            }
             throw ArchiveError(error.code, path: path + "/$archive" + error.path, error.message)
         }
         var nestedPolicy = policy

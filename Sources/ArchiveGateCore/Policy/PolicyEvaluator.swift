@@ -162,7 +162,7 @@ struct PolicyEvaluator {
         let estimate: UInt64? = sawCycle || !redactions.objects.isEmpty ? nil : topNodes
         return PolicyEvaluation(report: makeReport(), redactions: redactions, minimumPlainNodes: estimate, shapes: shapes,
                                 onlyShapeViolations: violationCount > 0 && violationCount == shapeViolationCount,
-                                nested: nesting?.archives ?? [:])
+                                nested: nesting?.archives ?? [:], nestedPlists: nesting?.plists ?? [:])
     }
 
     /// An inline `$top` value: a shape violation when Foundation decodes no such value under its

@@ -25,4 +25,7 @@ struct PolicyEvaluation {
     /// The nested archives decoded (`--nested`), by the plist index of the data that holds each:
     /// the renderers write them in place as `{"$archive": …}`.
     var nested: [Int: NestedArchive] = [:]
+    /// The plain property lists found in data (`--nested`), by the plist index of that data:
+    /// plain mode writes them in place as `{"$plist": …}`.
+    var nestedPlists: [Int: PropertyList] = [:]
 }

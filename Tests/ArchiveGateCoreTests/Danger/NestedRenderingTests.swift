@@ -62,8 +62,10 @@ import Testing
         #expect(!objects.contains { ($0 as? [String: Any])?["$archive"] != nil })
     }
 
+    /// Bytes that start like a property list but are none stay data (a plain property list is
+    /// `{"$plist": …}`: NestedPlistTests).
     @Test func dataThatIsNotAnArchiveStaysData() throws {
-        let inner = BinaryPropertyListWriter.write(["just", "a", "plist"])
+        let inner = Array("bplist00 but no property list".utf8)
         var builder = KeyedArchiveBuilder()
         builder.setTop("root", builder.array(of: [builder.add(.data(inner))]))
         let outer = try Self.convert(builder.binary(), mode: .plain, nested: true)

@@ -25,13 +25,14 @@ struct ReachableValues {
         "NSIndexPath NSIndexPathLength", "NSIndexSet NSRangeCount", "NSMutableIndexSet NSRangeCount",  // counts of what the array holds
         "NSHashTable NS.count", "NSMapTable NS.count", "NSPointerArray $0", "NSPointerArray $1", "NSHashTable $0", "NSMapTable $0", "NSMapTable $1",
         "NSDecimalNumber NS.exponent", "NSDecimalNumber NS.length", "NSDecimalNumber NS.negative",  // the decimal text
+        "NSDecimalNumber NS.mantissa.bo",  // the mantissa's byte order: the decimal text
+        // Apple's unit specifier (which unit of the dimension); the unit shows its symbol.
+        "NSUnitAngle NS.specifier", "NSUnitFrequency NS.specifier", "NSUnitLength NS.specifier",
         "NSColor NSColorSpace", "UIColor NSColorSpace",  // the colorSpace name
         "UIColor UIColorComponentCount",  // the number of components shown
         "NSCalendar NS.firstwkdy", "NSCalendar NS.mindays",  // NSCalendar is its identifier
         "NSAttributedString NSString", "NSMutableAttributedString NSString",  // the text, split into runs
         "NSValue NS.rectval", "NSValue NS.pointval", "NSValue NS.sizeval",  // the geometry text as {"x","y",…}
-        // Apple's unit specifier (which unit of the dimension); the unit shows its symbol.
-        "NSUnitAngle NS.specifier", "NSUnitFrequency NS.specifier", "NSUnitLength NS.specifier",
     ]
 
     /// (class, key) pairs under which a whole referenced subtree is shown in another form.
@@ -43,33 +44,41 @@ struct ReachableValues {
 
     init(_ archive: KeyedArchive) {
         var seen = Array(repeating: false, count: archive.objectCount)
-        // (plist index of a value, owner class, key, explained)
-        var stack: [(Int, String, String, Bool)] = []
+        // (plist index of a value, owner class, key, explained, the object's UID or -1, under an unread field)
+        var stack: [(Int, String, String, Bool, Int, Bool)] = []
         for entry in archive.top.reversed() {
-            if let inline = entry.inlineValue { stack.append((inline, "$top", entry.name, false)) } else if entry.uid != 0 {
-                stack.append((archive.plistIndex(of: entry.uid), "$top", entry.name, false))
+            if let inline = entry.inlineValue { stack.append((inline, "$top", entry.name, false, -1, false)) } else if entry.uid != 0 {
+                stack.append((archive.plistIndex(of: entry.uid), "$top", entry.name, false, entry.uid, false))
                 seen[entry.uid] = true
             }
         }
         let plist = archive.plist
-        while let (index, owner, key, explained) = stack.popLast() {
+        while let (index, owner, key, explained, uid, unread) = stack.popLast() {
             switch plist.kind(of: index) {
             case .uid:
                 guard let target = plist.uid(at: index), target != 0, target < archive.objectCount, !seen[target] else { continue }
                 seen[target] = true
-                stack.append((archive.plistIndex(of: target), owner, key, explained))
+                // Rule "$unread reference": under a field its class does not read, a reference to an
+                // object that is not an inline string or number is shown as {"$uid": n}.
+                let shownAsUID = unread && !(archive.classIndex(of: target).map { archive.classes[$0].isInline } ?? false)
+                stack.append((archive.plistIndex(of: target), owner, key, explained || shownAsUID, target, false))
             case .array, .set:
-                for element in plist.children(of: index) { stack.append((Int(element), owner, key, explained)) }
+                for element in plist.children(of: index) { stack.append((Int(element), owner, key, explained, -1, unread)) }
             case .dictionary:
                 let className = Self.className(of: index, in: archive)
                 let base = className.flatMap { _ in plist.dictionaryValue(index, forKey: "NS.base") }.flatMap { plist.uid(at: $0) } ?? 0
+                // Rule "$unread": fields the class's definition does not read are in the plain JSON
+                // under "$unread" (inline values as themselves).
+                let shape = uid > 0 ? (try? archive.shape(of: uid)) ?? nil : nil
+                let unreadPairs = shape.map { Set(archive.unreadFieldPairs(of: uid, shape: $0)) } ?? []
                 for pair in 0 ..< plist.count(of: index) {
                     guard let name = plist.string(at: plist.dictionaryKey(index, pair: pair)), name != "$class" else { continue }
                     let ownerClass = className ?? owner
                     let rule = "\(ownerClass) \(name)"
                     let relativeWithBase = ownerClass == "NSURL" && name == "NS.relative" && base != 0
                     stack.append((plist.dictionaryValue(index, pair: pair), ownerClass, name,
-                                  explained || Self.subtreeShownInAnotherForm.contains(rule) || Self.shownInAnotherForm.contains(rule) || relativeWithBase))
+                                  explained || Self.subtreeShownInAnotherForm.contains(rule) || Self.shownInAnotherForm.contains(rule) || relativeWithBase,
+                                  -1, unread || unreadPairs.contains(pair)))
                 }
             case .asciiString, .utf8String, .utf16String:
                 if let text = plist.string(at: index), text != "$null" {
