@@ -35,8 +35,11 @@ struct PeerCorpusTests {
         case "cpython":
             // test_plistlib.py: INVALID_BINARY_PLISTS, unsupported tokens and the invalid* XML
             // vectors raise InvalidFileException; everything else loads.
-            // Exception: ArchiveGate reads the documented set marker 0xC_ (CPython refuses it), below.
-            if name.hasPrefix("unsupported_token_c") && name != "unsupported_token_cf.bplist" { return .plainPropertyList }
+            // ArchiveGate reads the documented set marker 0xC_ (CPython refuses it): the empty set
+            // c0 is a plain property list; c1…ce are sets that hold themselves (their references
+            // are all 0), which no walk can finish: refused as a cycle, as CoreFoundation does.
+            if name == "unsupported_token_c0.bplist" { return .plainPropertyList }
+            if name.hasPrefix("unsupported_token_c") && name != "unsupported_token_cf.bplist" { return .refused("archive.collection_cycle") }
             if name.hasPrefix("invalid") || name.hasPrefix("unsupported_token") { return .refused("plist.") }
             return .plainPropertyList
         case "libplist":

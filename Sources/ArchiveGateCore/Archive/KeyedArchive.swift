@@ -83,18 +83,26 @@ public struct KeyedArchive: Sendable {
         return code >= 0 ? Int(code) : nil
     }
 
+    /// `archive.not_a_keyed_archive` (verdict `plist`: front ends then render the plain property
+    /// list), unless the property list contains itself: that is no sound property list at all, and
+    /// every door says so alike (`archive.collection_cycle`).
+    private static func notAKeyedArchive(_ plist: PropertyList, _ message: String) -> ArchiveError {
+        if let problem = plist.cyclicReferenceProblem() { return ArchiveError(.collectionCycle, path: "", problem) }
+        return ArchiveError(.notAKeyedArchive, path: "", message)
+    }
+
     /// Validates the keyed-archive structure of `plist`; `classTag` is asked once per distinct
     /// instance class (the Foundation layer's `init(plist:maxObjects:)` supplies it).
     public init(plist: PropertyList, maxObjects: Int, classTag: @escaping (String) -> ClassTag) throws(ArchiveError) {
         var plist = plist
         let root = plist.root
         guard plist.kind(of: root) == .dictionary else {
-            throw ArchiveError(.notAKeyedArchive, path: "", "the top-level object is a \(plist.kind(of: root)), not a dictionary")
+            throw Self.notAKeyedArchive(plist, "the top-level object is a \(plist.kind(of: root)), not a dictionary")
         }
         guard let archiver = plist.dictionaryValue(root, forKey: "$archiver"),
               let objectsIndex = plist.dictionaryValue(root, forKey: "$objects"),
               let topIndex = plist.dictionaryValue(root, forKey: "$top") else {
-            throw ArchiveError(.notAKeyedArchive, path: "", "a keyed archive has $archiver, $top and $objects")
+            throw Self.notAKeyedArchive(plist, "a keyed archive has $archiver, $top and $objects")
         }
         guard plist.stringEquals(archiver, "NSKeyedArchiver") else {
             let name = plist.string(at: archiver) ?? "a \(plist.kind(of: archiver))"

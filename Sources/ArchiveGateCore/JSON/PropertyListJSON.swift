@@ -1,7 +1,7 @@
 /// A property list that is not a keyed archive (verdict `plist`) as JSON, by plain mode's
 /// conventions: dictionaries as objects, arrays and sets as arrays, dates as ISO 8601 strings,
-/// data as base64, UIDs as `{"$uid": n}`. The walk keeps its own stack (no recursion on input
-/// depth, which the reader has already bounded) and counts every value against the output byte
+/// data as base64, UIDs as `{"$uid": n}`. A container that contains itself is refused first
+/// (`archive.collection_cycle`). The walk keeps its own stack (no recursion on input depth) and counts every value against the output byte
 /// and node budget, so an object shared by many references cannot amplify past `maxOutputBytes`.
 public enum PropertyListJSON {
     private enum Step {
@@ -12,6 +12,7 @@ public enum PropertyListJSON {
 
     /// The JSON of `plist`, compact, under `limits`' output budget.
     public static func render(_ plist: PropertyList, limits: DecodeLimits) throws(ArchiveError) -> [UInt8] {
+        if let problem = plist.cyclicReferenceProblem() { throw ArchiveError(.collectionCycle, path: "", problem) }
         var output = JSONOutput(maxBytes: limits.maxOutputBytes, maxNodes: limits.maxOutputNodes,
                                 capacityHint: plist.bytes.count * 2)
         var stack: [Step] = [.value(plist.root)]
