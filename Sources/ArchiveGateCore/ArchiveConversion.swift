@@ -74,7 +74,8 @@ public struct ArchiveConversion {
         // data as it is (lossless).
         if mode == .plain {
             for (index, plist) in evaluation.nestedPlists {
-                nestedJSON[index] = Array(#"{"$plist":"#.utf8) + (try PropertyListJSON.render(plist, limits: policy.limits)) + [UInt8(ascii: "}")]
+                let json = try PropertyListJSON.render(plist, limits: policy.limits)
+                nestedJSON[index] = Array(#"{"$plist":"#.utf8) + json + [UInt8(ascii: "}")]
             }
         }
         var output: JSONOutput
