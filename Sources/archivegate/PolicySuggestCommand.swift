@@ -64,9 +64,9 @@ struct PolicySuggestCommand: ParsableCommand {
         }
         if unreadable > 0 { worst = PolicySamples.worse(worst, CLIExit.usage) }
         guard !decoded.isEmpty else {
-            // As a batch with no archive in it: nothing was checked (`batch.no_archive`, exit 3).
+            // As a batch with no archive in it: nothing was checked (`batch.no_archive`).
             if worst == .success { Terminal.error("no sample archive found: \(Verdict.Inconclusive.noArchiveFound)") }
-            throw worst == .success ? CLIExit.inconclusive : worst
+            throw worst == .success ? CLIExit.status(for: .inconclusive(.noArchiveFound)) : worst
         }
         let json = suggester.policyJSON(name: name)
         Terminal.writeStdout(Array(json.utf8))
