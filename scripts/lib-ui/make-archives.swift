@@ -62,3 +62,13 @@ for page in 1...12 {
         .write(to: folder.appendingPathComponent("note-\(page).archive"))
 }
 print("wrote hostile.archive (\(hostileXML.utf8.count) bytes), large.archive (\(largeData.count) bytes)")
+
+// Data for the hex view, a nested keyed archive (opened in place with `?nested=true`) and a date.
+let inner: NSDictionary = ["inner": "nested value"]
+let innerData = try NSKeyedArchiver.archivedData(withRootObject: inner, requiringSecureCoding: true)
+let withData: NSDictionary = [
+    "blob": Data([0x00, 0x01, 0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0xFF]) as NSData,
+    "archive": innerData as NSData,
+]
+try NSKeyedArchiver.archivedData(withRootObject: withData, requiringSecureCoding: true)
+    .write(to: folder.appendingPathComponent("data.archive"))
