@@ -262,6 +262,68 @@ def main():
     print("ok: no console errors")
 
 
+def narrow_and_dark(page):
+    """A 420 px window never scrolls sideways; prefers-color-scheme: dark gives dark colours."""
+    page.upload(args.examples / "payload.archive", "rejected")
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        for state in ["result", "search"]:
+            if state == "search":
+                page.search("a")
+            overflow = page.js("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert overflow[0] <= overflow[1], f"420 px window scrolls sideways ({state}): {overflow}"
+            wide = page.js("""
+                const width = document.documentElement.clientWidth;
+                return [...document.querySelectorAll('body *')].filter((node) => node.checkVisibility()
+                    && !node.closest('.tree, .graph-view, .hex-view, .batch-list') && node.getBoundingClientRect().right > width + 1)
+                    .map((node) => node.tagName + '#' + node.id + '.' + node.className).slice(0, 5);
+            """)
+            assert wide == [], f"past the right edge at 420 px ({state}): {wide}"
+        page.shot("narrow-420")
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    page.find("#tree-search").clear()
+    light = page.js("return getComputedStyle(document.documentElement).backgroundColor")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        dark = page.js("return getComputedStyle(document.documentElement).backgroundColor")
+        channels = [int(value) for value in re.findall(r"\d+", dark)[:3]]
+        assert max(channels) < 60 and dark != light, f"dark mode background {dark} (light {light})"
+        page.find("#result").screenshot(str(args.docs / "inspector-dark.png"))
+        page.shot("dark")
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    print(f"ok: no sideways scrolling at 420 px; dark mode background {dark}")
+
+
+def walkthrough(page):
+    """docs/INSPECTOR.md: find the NSPredicate among 10,004 objects, timed; its screenshots are written to docs/."""
+    page.mode("plain")
+    page.use_key(args.forensics_key)  # admits and acknowledges NSPredicate: the predicate is shown
+    started = time.monotonic()
+    page.upload(args.archives / "predicate.archive", "valid")
+    assert "10004 objects" in page.text("#verdict"), page.text("#verdict")
+    assert "danger.predicate" in page.text("#findings")
+    page.search("NSPredicate", "classes")
+    assert page.count() == 1, page.text("#search-count")
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.highlighted() == "/root/2718/filter", "the NSPredicate object")
+    page.find("#copy-jq").click()
+    page.wait(lambda: page.clipboard() == ".root[2718].filter", "the predicate's jq path on the clipboard")
+    elapsed = time.monotonic() - started
+    assert elapsed < 60, f"{elapsed:.1f} s"
+    assert "NSPredicate" in page.row("/root/2718/filter").text, page.row("/root/2718/filter").text
+    assert "subject CONTAINS[c] 'invoice'" in page.tree_text()
+    page.find("#result").screenshot(str(args.docs / "inspector-find.png"))
+    page.find("#tree-search").clear()
+    page.use_key(DEMO_KEY)
+    page.upload(args.examples / "payload.archive", "rejected")
+    page.find("#violations .path-link").click()
+    page.wait(lambda: page.highlighted() == "/root", "/root highlighted for docs/inspector.png")
+    page.find("#result").screenshot(str(args.docs / "inspector.png"))
+    print(f"ok: the walkthrough finds the NSPredicate (/root/2718/filter) among 10,004 objects in {elapsed:.1f} s; docs/inspector*.png written")
+
+
 def dot_counts(archive):
     """Nodes and edges of `archivegate convert --format dot` for `archive` (the graph's reference)."""
     dot = subprocess.run([args.archivegate, "convert", "--format", "dot", str(archive)],
@@ -668,6 +730,9 @@ def run(page, downloads, malformed, file_port):
     assert elapsed < 20, f"{elapsed:.1f} s to show a 50,000-object archive"
     page.shot("large")
     print(f"ok: 50,000-object archive shown in {elapsed:.1f} s with {rendered} rows rendered (+100 on 'show more')")
+
+    narrow_and_dark(page)
+    walkthrough(page)
 
     assert page.js("return localStorage.length") == 0 and page.js("return document.cookie") == ""
     page.assert_nothing_ran("end of run")
