@@ -11,16 +11,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: database.directory) }
         let clock = ManualClock()
         let old = try await database.open(clock: clock, migrations: Array(SQLiteMigration.all.prefix(4)))
-        // A result as version 4 stored it (today's insert names the new column).
-        let stored = try await old.pool.withConnection(.writer) { db in
-            try await db.run("""
-                INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json,
-                                     policy_digest, has_json, stored_bytes)
-                VALUES ('AAAAAAAAAAAAAAAAAAAAAA', 'acme', ?1, ?2, ?3, 101, 'upload', 'plain', '"AAAAAAAAAAAAAAAAAAAAAA"', X'7B7D', X'7B7D', '', 1, 4)
-                RETURNING id
-                """, [.integer(Int(Timestamp.milliseconds(clock.now))), .integer(Int(Timestamp.milliseconds(clock.now)) + 3_600_000),
-                      .text(Sample.sha256(1))]).count
-        }
+        // A result as an older build stored it (no name column named).
+        let stored = try await SQLiteResultStoreSanitizedArchiveTests.insertVersion3Row(old, clock: clock)
         #expect(stored == 1)
         await old.close()
 
