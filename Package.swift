@@ -103,6 +103,13 @@ let package = Package(
                 .embedInCode("Resources/ui/report.js"),
                 .embedInCode("Resources/ui/tree.js"),
                 .embedInCode("Resources/ui/stored.js"),
+                .embedInCode("Resources/ui/paths.js"),
+                .embedInCode("Resources/ui/search.js"),
+                .embedInCode("Resources/ui/dates.js"),
+                .embedInCode("Resources/ui/tree-tools.js"),
+                .embedInCode("Resources/ui/batch.js"),
+                .embedInCode("Resources/ui/hex.js"),
+                .embedInCode("Resources/ui/graph.js"),
                 .embedInCode("Resources/ui/favicon.svg"),
             ]
         ),

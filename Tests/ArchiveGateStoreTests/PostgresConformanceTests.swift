@@ -116,6 +116,14 @@ struct PostgresConformanceTests {
         try await ResultStoreConformance.theByteQuotaCountsTheSanitizedArchive(.postgres)
     }
 
+    @Test func theUploadNameIsKeptAndListed() async throws {
+        try await ResultStoreConformance.theUploadNameIsKeptAndListed(.postgres)
+    }
+
+    @Test func aNameWithControlCharactersOrTooLongIsRefused() async throws {
+        try await ResultStoreConformance.aNameWithControlCharactersOrTooLongIsRefused(.postgres)
+    }
+
     @Test func anArchiveNobodyAskedForIsRefused() async throws {
         try await ResultStoreConformance.anArchiveNobodyAskedForIsRefused(.postgres)
     }

@@ -120,6 +120,14 @@ struct SQLiteConformanceTests {
         try await ResultStoreConformance.theByteQuotaCountsTheSanitizedArchive(.sqlite)
     }
 
+    @Test func theUploadNameIsKeptAndListed() async throws {
+        try await ResultStoreConformance.theUploadNameIsKeptAndListed(.sqlite)
+    }
+
+    @Test func aNameWithControlCharactersOrTooLongIsRefused() async throws {
+        try await ResultStoreConformance.aNameWithControlCharactersOrTooLongIsRefused(.sqlite)
+    }
+
     @Test func anArchiveNobodyAskedForIsRefused() async throws {
         try await ResultStoreConformance.anArchiveNobodyAskedForIsRefused(.sqlite)
     }

@@ -6,13 +6,11 @@ import Testing
 /// Schema version 4 of the SQLite store added the sanitized archive (the behaviour itself is
 /// `ResultStoreConformance.theSanitizedArchive…`, run against both stores).
 @Suite struct SQLiteResultStoreSanitizedArchiveTests {
-    @Test func version3RowsKeepNoArchiveAndStayTheirOwnReuploadOnUpgrade() async throws {
-        let database = try TemporaryDatabase()
-        defer { try? FileManager.default.removeItem(at: database.directory) }
-        let clock = ManualClock()
-        let old = try await database.open(clock: clock, migrations: Array(SQLiteMigration.all.prefix(3)))
-        // A result as version 3 stored it (today's insert names the new columns).
-        let stored = try await old.pool.withConnection(.writer) { db in
+    /// Inserts result AAAAAAAAAAAAAAAAAAAAAA (tenant acme, Sample seed 1) naming only the columns of
+    /// schema version 3, as an older build stored it (today's insert names the newer columns).
+    /// Returns how many rows were inserted.
+    static func insertVersion3Row(_ old: SQLiteResultStore, clock: ManualClock) async throws -> Int {
+        try await old.pool.withConnection(.writer) { db in
             try await db.run("""
                 INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json,
                                      policy_digest, has_json, stored_bytes)
@@ -21,6 +19,15 @@ import Testing
                 """, [.integer(Int(Timestamp.milliseconds(clock.now))), .integer(Int(Timestamp.milliseconds(clock.now)) + 3_600_000),
                       .text(Sample.sha256(1))]).count
         }
+    }
+
+    @Test func version3RowsKeepNoArchiveAndStayTheirOwnReuploadOnUpgrade() async throws {
+        let database = try TemporaryDatabase()
+        defer { try? FileManager.default.removeItem(at: database.directory) }
+        let clock = ManualClock()
+        let old = try await database.open(clock: clock, migrations: Array(SQLiteMigration.all.prefix(3)))
+        // A result as version 3 stored it (today's insert names the new columns).
+        let stored = try await SQLiteResultStoreSanitizedArchiveTests.insertVersion3Row(old, clock: clock)
         #expect(stored == 1)
         await old.close()
 

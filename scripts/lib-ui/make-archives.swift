@@ -62,3 +62,38 @@ for page in 1...12 {
         .write(to: folder.appendingPathComponent("note-\(page).archive"))
 }
 print("wrote hostile.archive (\(hostileXML.utf8.count) bytes), large.archive (\(largeData.count) bytes)")
+
+// Data for the hex view, a nested keyed archive (opened in place with `?nested=true`) and a date.
+let inner: NSDictionary = ["inner": "nested value"]
+let innerData = try NSKeyedArchiver.archivedData(withRootObject: inner, requiringSecureCoding: true)
+let withData: NSDictionary = [
+    "blob": Data([0x00, 0x01, 0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0xFF]) as NSData,
+    "archive": innerData as NSData,
+]
+try NSKeyedArchiver.archivedData(withRootObject: withData, requiringSecureCoding: true)
+    .write(to: folder.appendingPathComponent("data.archive"))
+
+// docs/INSPECTOR.md's walkthrough: 10,000 objects and one predicate among them. Linux Foundation
+// cannot archive an NSPredicate, so a stand-in class is archived and renamed in the XML (as above).
+final class Needle: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+    func encode(with coder: NSCoder) {
+        coder.encode("subject CONTAINS[c] 'invoice'" as NSString, forKey: "NSPredicateFormat")
+    }
+    override init() {}
+    required init?(coder: NSCoder) { nil }
+}
+
+let haystack = NSMutableArray()
+for index in 0..<3_330 {
+    haystack.add(["id": index as NSNumber, "subject": "message \(index)" as NSString, "read": (index % 3 == 0) as NSNumber] as NSDictionary)
+}
+haystack.insert(["id": 1_234_567 as NSNumber, "subject": "rule" as NSString, "filter": Needle()] as NSDictionary, at: 2_718)
+let haystackArchiver = NSKeyedArchiver(requiringSecureCoding: true)
+haystackArchiver.outputFormat = .xml
+haystackArchiver.encode(haystack, forKey: NSKeyedArchiveRootObjectKey)
+haystackArchiver.finishEncoding()
+let haystackXML = String(decoding: haystackArchiver.encodedData, as: UTF8.self)
+let predicateXML = haystackXML.replacingOccurrences(of: "<string>InspectorTest.Needle</string>", with: "<string>NSPredicate</string>")
+guard predicateXML != haystackXML else { fatalError("the archive does not name InspectorTest.Needle") }
+try Data(predicateXML.utf8).write(to: folder.appendingPathComponent("predicate.archive"))

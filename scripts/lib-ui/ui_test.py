@@ -7,6 +7,8 @@ import functools
 import http.server as http_server
 import os
 import pathlib
+import re
+import subprocess
 import sys
 import tempfile
 import threading
@@ -17,7 +19,9 @@ import urllib.request
 from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 DEMO_KEY = "demo-key-change-me"
@@ -27,6 +31,9 @@ parser.add_argument("--base", required=True)
 parser.add_argument("--examples", required=True, type=pathlib.Path)
 parser.add_argument("--archives", required=True, type=pathlib.Path)
 parser.add_argument("--screenshots", required=True, type=pathlib.Path)
+parser.add_argument("--forensics-key", required=True, help="a tenant whose policy acknowledges nested archives")
+parser.add_argument("--archivegate", required=True, help="the CLI, whose --format dot output is the graph's reference")
+parser.add_argument("--docs", required=True, type=pathlib.Path, help="docs/: the screenshots the documentation shows are written there")
 args = parser.parse_args()
 BASE = args.base
 assert BASE.startswith("http://127.0.0.1:"), "loopback only"
@@ -61,6 +68,8 @@ def make_driver(downloads):
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
     driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    # The copy buttons write the clipboard and the test reads it back.
+    driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": BASE, "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
     # Before any page script: count dialogs and CSP violations (the native dialogs still open).
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
         window.__dialogs = [];
@@ -113,11 +122,61 @@ class Page:
         self.wait(lambda: self.verdict() is not None, f"a verdict for {path.name}")
         assert self.verdict() == expect, f"{path.name}: verdict {self.verdict()!r}, expected {expect!r}: {self.text('#verdict')}"
 
+    def use_key(self, key):
+        self.find("#api-key").send_keys(key)
+        self.find("#key-form button[type=submit]").click()
+        self.wait(lambda: self.js("return sessionStorage.getItem('archivegate.apiKey')") == key, "the new key")
+
     def mode(self, name):
         self.find(f'input[name="mode"][value="{name}"]').click()
 
     def tree_text(self):
         return self.find("#tree").text
+
+    def highlighted(self):
+        return self.js("return document.querySelector('#tree .row.highlight')?.parentElement.dataset.pointer")
+
+    def selected(self):
+        return self.js("return document.querySelector('#tree .row.selected')?.parentElement.dataset.pointer")
+
+    def clipboard(self):
+        return self.driver.execute_async_script(
+            "const done = arguments[0]; navigator.clipboard.readText().then(done, (e) => done('clipboard error: ' + e));")
+
+    def row(self, pointer):
+        return self.find(f'#tree li.node[data-pointer="{pointer}"] > .row')
+
+    def search(self, text, scope="all"):
+        """Types `text` into Find (scope: all, keys, values, classes) and waits for its count."""
+        self.find(f'#search-scope option[value="{scope}"]').click()
+        box = self.find("#tree-search")
+        box.clear()
+        box.send_keys(text)
+        self.wait(lambda: self.find("#search-count").get_attribute("data-query") == f"{scope}:{text}", f"the search for {text!r}")
+
+    def count(self):
+        return int(self.find("#search-count").get_attribute("data-count"))
+
+    def in_view(self, pointer):
+        return self.js("""
+            const row = document.querySelector(`#tree li.node[data-pointer="${arguments[0]}"] > .row`);
+            const box = document.getElementById('tree').getBoundingClientRect();
+            const r = row?.getBoundingClientRect();
+            return !!r && r.top >= box.top && r.bottom <= box.bottom;
+        """, pointer)
+
+    def press(self, *keys):
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def active(self):
+        return self.js("""
+            const a = document.activeElement;
+            if (!a || a === document.body) return null;
+            if (a.type === 'radio') return 'radio:' + a.name;
+            if (a.id) return '#' + a.id;
+            if (a.classList.contains('row')) return 'tree-row';
+            return a.tagName + '.' + a.className;
+        """)
 
     def assert_nothing_ran(self, context):
         try:
@@ -131,8 +190,12 @@ class Page:
         assert self.js("return window.__csp") == [], f"{context}: CSP violations {self.js('return window.__csp')}"
         injected = self.js("""
             const found = [];
-            for (const node of document.querySelectorAll('img, iframe, svg, object, embed, style, frame, base, meta[http-equiv], b'))
+            for (const node of document.querySelectorAll('img, iframe, svg:not(#graph-svg), object, embed, style, frame, base, meta[http-equiv], b'))
                 found.push(node.outerHTML.slice(0, 80));
+            // The page's own graph: only the element kinds graph.js makes.
+            const drawn = new Set(['g', 'path', 'text', 'rect', 'title', 'defs', 'marker']);
+            for (const node of document.querySelectorAll('#graph-svg *'))
+                if (!drawn.has(node.tagName)) found.push('graph ' + node.tagName);
             const scripts = document.querySelectorAll('script');
             if (scripts.length !== 1 || scripts[0].getAttribute('src') !== '/ui/inspector.js') found.push('extra script');
             for (const node of document.querySelectorAll('*'))
@@ -199,6 +262,312 @@ def main():
     print("ok: no console errors")
 
 
+def narrow_and_dark(page):
+    """A 420 px window never scrolls sideways; prefers-color-scheme: dark gives dark colours."""
+    page.upload(args.examples / "payload.archive", "rejected")
+    page.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 420, "height": 900, "deviceScaleFactor": 1, "mobile": False})
+    try:
+        for state in ["result", "search"]:
+            if state == "search":
+                page.search("a")
+            overflow = page.js("return [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+            assert overflow[0] <= overflow[1], f"420 px window scrolls sideways ({state}): {overflow}"
+            wide = page.js("""
+                const width = document.documentElement.clientWidth;
+                return [...document.querySelectorAll('body *')].filter((node) => node.checkVisibility()
+                    && !node.closest('.tree, .graph-view, .hex-view, .batch-list') && node.getBoundingClientRect().right > width + 1)
+                    .map((node) => node.tagName + '#' + node.id + '.' + node.className).slice(0, 5);
+            """)
+            assert wide == [], f"past the right edge at 420 px ({state}): {wide}"
+        page.shot("narrow-420")
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    page.find("#tree-search").clear()
+    light = page.js("return getComputedStyle(document.documentElement).backgroundColor")
+    page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    try:
+        dark = page.js("return getComputedStyle(document.documentElement).backgroundColor")
+        channels = [int(value) for value in re.findall(r"\d+", dark)[:3]]
+        assert max(channels) < 60 and dark != light, f"dark mode background {dark} (light {light})"
+        page.find("#result").screenshot(str(args.docs / "inspector-dark.png"))
+        page.shot("dark")
+    finally:
+        page.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    print(f"ok: no sideways scrolling at 420 px; dark mode background {dark}")
+
+
+def walkthrough(page):
+    """docs/INSPECTOR.md: find the NSPredicate among 10,004 objects, timed; its screenshots are written to docs/."""
+    page.mode("plain")
+    page.use_key(args.forensics_key)  # admits and acknowledges NSPredicate: the predicate is shown
+    started = time.monotonic()
+    page.upload(args.archives / "predicate.archive", "valid")
+    assert "10004 objects" in page.text("#verdict"), page.text("#verdict")
+    assert "danger.predicate" in page.text("#findings")
+    page.search("NSPredicate", "classes")
+    assert page.count() == 1, page.text("#search-count")
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.highlighted() == "/root/2718/filter", "the NSPredicate object")
+    page.find("#copy-jq").click()
+    page.wait(lambda: page.clipboard() == ".root[2718].filter", "the predicate's jq path on the clipboard")
+    elapsed = time.monotonic() - started
+    assert elapsed < 60, f"{elapsed:.1f} s"
+    assert "NSPredicate" in page.row("/root/2718/filter").text, page.row("/root/2718/filter").text
+    assert "subject CONTAINS[c] 'invoice'" in page.tree_text()
+    page.find("#result").screenshot(str(args.docs / "inspector-find.png"))
+    page.find("#tree-search").clear()
+    page.use_key(DEMO_KEY)
+    page.upload(args.examples / "payload.archive", "rejected")
+    page.find("#violations .path-link").click()
+    page.wait(lambda: page.highlighted() == "/root", "/root highlighted for docs/inspector.png")
+    page.find("#result").screenshot(str(args.docs / "inspector.png"))
+    print(f"ok: the walkthrough finds the NSPredicate (/root/2718/filter) among 10,004 objects in {elapsed:.1f} s; docs/inspector*.png written")
+
+
+def dot_counts(archive):
+    """Nodes and edges of `archivegate convert --format dot` for `archive` (the graph's reference)."""
+    dot = subprocess.run([args.archivegate, "convert", "--format", "dot", str(archive)],
+                         check=True, capture_output=True, text=True).stdout
+    nodes = len(re.findall(r"^\s+(?:top|n\d+) \[", dot, re.M))
+    edges = len(re.findall(r"^\s+\S+ -> ", dot, re.M))
+    return nodes, edges
+
+
+def graph_view(page):
+    """The SVG object graph: DOT's node and edge counts, a violation in red, zoom, a node opens the tree."""
+    page.mode("plain")
+    page.upload(args.examples / "contact.archive", "valid")
+    page.find("#graph-toggle").click()  # switches to typed mode by itself
+    page.wait(lambda: page.find("#graph-view").get_attribute("data-nodes") not in (None, "0"), "the graph")
+    nodes, edges = dot_counts(args.examples / "contact.archive")
+    drawn = (len(page.finds("#graph-svg .graph-node")), len(page.finds("#graph-svg .graph-edge")))
+    assert drawn == (nodes, edges), f"graph has {drawn} nodes/edges, DOT {nodes}/{edges}"
+    labels = {node.get_attribute("data-id"): node.text for node in page.finds("#graph-svg .graph-node")}
+    assert labels["n12"] == "NSURL" and labels["n13"] == '"https://example.com/ada"', labels
+    view_box = "return document.getElementById('graph-svg').getAttribute('viewBox')"
+    before = page.js(view_box)
+    page.find("#graph-zoom-in").click()
+    after = page.js(view_box)
+    assert float(after.split()[2]) < float(before.split()[2]), (before, after)
+    page.find("#graph-fit").click()
+    page.shot("graph")
+    page.find('#graph-svg .graph-node[data-uid="12"]').click()
+    page.wait(lambda: page.highlighted() == "/$objects/12" and page.find("#tree").is_displayed(), "the clicked node to open in the tree")
+    assert page.find("#graph-toggle").get_attribute("aria-pressed") == "false"
+    page.upload(args.examples / "payload.archive", "rejected")
+    page.find("#graph-toggle").click()
+    page.wait(lambda: page.finds('#graph-svg .graph-node.bad[data-uid="1"]'), "the refused Sneaky.Payload in red")
+    assert page.find('#graph-svg .graph-node.bad[data-uid="1"]').text == "Sneaky.Payload"
+    page.find("#graph-toggle").click()
+    page.mode("plain")
+    page.wait(lambda: page.finds('#tree li.node[data-pointer="/root"]'), "plain mode again")
+    print(f"ok: the graph draws DOT's {nodes} nodes and {edges} edges, zooms, opens a node in the tree, draws the violation red")
+
+
+def data_and_classes(page):
+    """Hex view of data, a nested archive opened in place, readable "Admitted by", "allow this class"."""
+    page.upload(args.archives / "data.archive", "rejected")  # the nested archive is a danger finding
+    page.row("/root/blob").click()
+    page.find("#hex-toggle").click()
+    page.wait(lambda: page.find("#hex-view").is_displayed(), "the hex view")
+    hex_text = page.text("#hex-view")
+    assert hex_text.startswith("9 bytes") and "00000000  00 01 62 70 6c 69 73 74  ff" in hex_text and "|..bplist.|" in hex_text, hex_text
+    page.shot("hex-view")
+    page.find("#hex-toggle").click()
+    page.wait(lambda: not page.find("#hex-view").is_displayed(), "the hex view to close")
+    admitted = page.text("#class-rows")
+    assert "the policy's allow list" in admitted and '["allow"]' not in admitted, admitted
+    print("ok: hex view of data; Admitted by reads as words")
+
+    page.use_key(args.forensics_key)  # its policy acknowledges nested archives (NSData)
+    page.find("#nested").click()
+    page.wait(lambda: page.verdict() == "valid" and page.finds('#tree li.node[data-pointer="/root/archive"] > .row .summary'), "the nested archive opened in place")
+    page.search("nested value", "values")
+    assert page.count() == 1, page.text("#search-count")
+    page.press(Keys.ENTER)
+    page.wait(lambda: (page.highlighted() or "").startswith("/root/archive/$archive/") and page.highlighted().endswith("/inner"), "the nested value")
+    nested = page.highlighted()
+    page.shot("nested-archive")
+    page.find("#nested").click()
+    page.wait(lambda: not page.finds('#tree li.node[data-pointer="/root/archive/$archive"]'), "nested archives closed again")
+    page.find("#tree-search").clear()
+    page.use_key(DEMO_KEY)
+    print(f"ok: the nested archive opens in place ({nested})")
+
+    page.upload(args.examples / "payload.archive", "rejected")
+    page.find("#class-rows tr.not-allowed .allow-class").click()
+    page.wait(lambda: page.find("#allow-snippet").is_displayed(), "the allow snippet")
+    assert page.text("#allow-snippet-text") == '{\n  "allow": [\n    "Sneaky.Payload"\n  ]\n}', page.text("#allow-snippet-text")
+    page.find("#copy-snippet").click()
+    page.wait(lambda: page.clipboard() == '{\n  "allow": [\n    "Sneaky.Payload"\n  ]\n}', "the snippet on the clipboard")
+    print("ok: allow this class gives a policy snippet to copy")
+
+
+def many_files(page, malformed):
+    """A drop of four files lists four verdicts; each opens in turn; picking several files lists them too."""
+    files = [args.examples / "contact.archive", args.examples / "payload.archive", malformed, args.archives / "note-1.archive"]
+    payload = [[path.name, list(path.read_bytes())] for path in files]
+    page.js("""
+        const transfer = new DataTransfer();
+        for (const [name, bytes] of arguments[0]) transfer.items.add(new File([new Uint8Array(bytes)], name));
+        const zone = document.getElementById('drop-zone');
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    """, payload)
+    page.wait(lambda: page.find("#batch-summary").get_attribute("data-done") == "true", "verdicts for the four dropped files")
+    listed = {item.find_element(By.CSS_SELECTOR, ".batch-open").text: item.get_attribute("data-verdict") for item in page.finds("#batch-list li")}
+    assert listed == {"contact.archive": "valid", "payload.archive": "rejected", malformed.name: "malformed", "note-1.archive": "valid"}, listed
+    assert page.text("#batch-summary") == "4 files: 2 valid, 1 rejected, 1 malformed", page.text("#batch-summary")
+    page.wait(lambda: page.text("#result-title") == "contact.archive" and page.verdict() == "valid", "the first file to open")
+    page.shot("many-files")
+    names = [button.text for button in page.finds("#batch-list .batch-open")]
+    assert names == sorted(names), names
+    button = page.finds("#batch-list .batch-open")[names.index("payload.archive")]
+    button.click()
+    page.wait(lambda: page.text("#result-title") == "payload.archive" and page.verdict() == "rejected", "payload.archive to open from the list")
+    assert button.get_attribute("aria-current") == "true"
+    page.find("#file-input").send_keys("\n".join(str(path) for path in files[:2]))
+    page.wait(lambda: len(page.finds("#batch-list li")) == 2 and page.find("#batch-summary").get_attribute("data-done") == "true", "two picked files listed")
+    print(f"ok: a drop of {len(files)} files lists {len(listed)} verdicts, each opens from the list; picking 2 files lists 2")
+
+
+def explore_tree(page):
+    """Find, copy, expand/collapse and $uid links on contact.archive."""
+    page.mode("plain")
+    page.upload(args.examples / "contact.archive", "valid")
+    # "ada" is in three values (name, e-mail, homepage) and in no key.
+    page.search("ada")
+    assert page.count() == 3, page.text("#search-count")
+    assert page.text("#search-count") == "3 matches", page.text("#search-count")
+    marked = page.js("return [...document.querySelectorAll('#tree .row.match mark')].map((m) => m.textContent)")
+    assert sorted(marked) == ["Ada", "ada", "ada"], marked
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.highlighted() == "/root/homepage", "the first match to be revealed")
+    assert page.text("#search-count") == "1 of 3", page.text("#search-count")
+    page.find("#search-next").click()
+    page.wait(lambda: page.highlighted() == "/root/name", "the second match")
+    page.search("e", "keys")
+    assert page.count() == 4, f"keys with an e: {page.text('#search-count')}"  # homepage, age, name, email
+    page.search("NAME", "keys")
+    assert page.count() == 1
+    # Only matches: the way to /root/name stays, its siblings go.
+    page.find("#search-filter").click()
+    page.wait(lambda: not page.row("/root/tags").is_displayed(), "the filter to hide /root/tags")
+    assert page.row("/root/name").is_displayed() and page.row("/root").is_displayed()
+    page.shot("search-filter")
+    page.find("#search-filter").click()
+    page.wait(lambda: page.row("/root/tags").is_displayed(), "the filter to be lifted")
+    print("ok: find counts and marks matches (values 3, keys 4 and 1), next/previous reveal them, only-matches filters")
+
+    # Copy the selected row's pointer, jq path and value.
+    page.row("/root/email").click()
+    page.wait(lambda: page.selected() == "/root/email" and page.text("#selected-pointer") == "/root/email", "the row to be selected")
+    for button, expected in [("#copy-pointer", "/root/email"), ("#copy-jq", ".root.email"), ("#copy-value", "ada@example.com")]:
+        page.js("document.getElementById('copy-status').textContent = ''")
+        page.find(button).click()
+        page.wait(lambda: page.text("#copy-status").startswith("Copied"), f"{button} to copy")
+        assert page.clipboard() == expected, (button, page.clipboard())
+    page.row("/root/tags").click()
+    page.find("#copy-value").click()
+    page.wait(lambda: page.clipboard() == '[\n  "math",\n  "engines"\n]', "the array value on the clipboard")
+    print("ok: copy value, JSON pointer and jq path put exactly those on the clipboard")
+
+    # Collapse/expand all and per subtree.
+    page.find("#collapse-tree").click()
+    page.wait(lambda: not page.row("/root/name").is_displayed(), "collapse all")
+    page.find("#expand-tree").click()
+    page.wait(lambda: page.row("/root/tags/1").is_displayed(), "expand all to reach /root/tags/1")
+    page.row("/root/tags").click()
+    page.find("#collapse-subtree").click()
+    page.wait(lambda: not page.row("/root/tags/0").is_displayed(), "collapse the /root/tags subtree")
+    assert page.row("/root/name").is_displayed()
+    page.find("#expand-subtree").click()
+    page.wait(lambda: page.row("/root/tags/0").is_displayed(), "expand the /root/tags subtree")
+    print("ok: expand/collapse all and per subtree")
+
+    # Dates: local time beside the UTC text, and UTC only on request.
+    assert "local" in page.row("/root/born").text, page.row("/root/born").text
+    page.find("#utc-dates").click()
+    page.wait(lambda: "local" not in page.row("/root/born").text, "UTC only")
+    page.find("#utc-dates").click()
+    print("ok: dates in local time with a UTC toggle")
+
+    # Typed mode: $uid values are links to $objects with "back"; classes are found by name.
+    page.mode("typed")
+    page.wait(lambda: page.finds('#tree li.node[data-pointer="/$top/root"] .uid-link'), "typed JSON with $uid links")
+    page.search("NSURL", "classes")
+    assert page.count() == 1, page.text("#search-count")
+    page.press(Keys.ENTER)
+    page.wait(lambda: page.highlighted() == "/$objects/12", "the NSURL instance")
+    page.find('#tree li.node[data-pointer="/$objects/12/NS.relative"] .uid-link').click()
+    page.wait(lambda: page.highlighted() == "/$objects/13" and page.in_view("/$objects/13"), "/$objects/13 scrolled into view")
+    assert page.row("/$objects/13").text.endswith('"https://example.com/ada"'), page.row("/$objects/13").text
+    page.shot("typed-uid-link")
+    page.find("#tree-back").click()
+    page.wait(lambda: page.highlighted() == "/$objects/12/NS.relative", "back to the link")
+    assert not page.find("#tree-back").is_enabled()
+    # Keyboard: ArrowRight on a reference follows it, Backspace comes back, arrows move.
+    page.press(Keys.ARROW_RIGHT)
+    page.wait(lambda: page.selected() == "/$objects/13", "ArrowRight to follow the reference")
+    page.press(Keys.BACKSPACE)
+    page.wait(lambda: page.selected() == "/$objects/12/NS.relative", "Backspace to go back")
+    page.press(Keys.ARROW_UP)
+    page.wait(lambda: page.selected() == "/$objects/12/NS.base", "ArrowUp")
+    page.press(Keys.ARROW_LEFT)
+    page.wait(lambda: page.selected() == "/$objects/12", "ArrowLeft to the parent")
+    page.press(Keys.ARROW_LEFT)
+    page.wait(lambda: not page.row("/$objects/12/NS.base").is_displayed(), "ArrowLeft to collapse")
+    page.press(Keys.ARROW_RIGHT)
+    page.wait(lambda: page.row("/$objects/12/NS.base").is_displayed(), "ArrowRight to expand")
+    page.press(Keys.ARROW_DOWN)
+    page.wait(lambda: page.selected() == "/$objects/12/$class", "ArrowDown into the object")
+    page.find("#tree-search").clear()
+    page.mode("plain")
+    page.wait(lambda: page.finds('#tree li.node[data-pointer="/root"]'), "plain mode again")
+    print("ok: $uid links jump to and highlight their object, back returns; arrow keys drive the tree")
+
+    keyboard_reaches_everything(page)
+
+
+def keyboard_reaches_everything(page):
+    """Tab from the top of the page reaches every visible, enabled control (a radio group once),
+    the tree included, and every one shows a focus ring."""
+    expected = set(page.js("""
+        const seen = [];
+        for (const node of document.querySelectorAll('button, input, select, [tabindex]')) {
+            if (node.disabled || node.getAttribute('tabindex') === '-1' || node.closest('[hidden]')) continue;
+            if (!node.checkVisibility() && !(node.type === 'file' && node.parentElement.checkVisibility())) continue;
+            if (node.type === 'radio') seen.push('radio:' + node.name);
+            else if (node.id) seen.push('#' + node.id);
+            else if (node.classList.contains('row')) seen.push('tree-row');
+            else seen.push(node.tagName + '.' + node.className);
+        }
+        return seen;
+    """))
+    page.js("document.activeElement?.blur(); window.scrollTo(0, 0)")
+    reached = []
+    unringed = []
+    for _ in range(len(expected) * 3 + 20):
+        page.press(Keys.TAB)
+        now = page.active()
+        if now is None:
+            continue
+        if reached and now == reached[0]:
+            break
+        reached.append(now)
+        ring = page.js("const s = getComputedStyle(document.activeElement); return s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) > 0"
+                       " || getComputedStyle(document.activeElement.parentElement).outlineStyle !== 'none'")
+        if not ring:
+            unringed.append(now)
+    missing = expected - set(reached)
+    assert not missing, f"Tab never reaches {sorted(missing)}; reached {reached}"
+    assert not unringed, f"no visible focus on {unringed}"
+    # Enter on the drop zone opens the picker: the file input is clicked (the test sees the click).
+    page.js("window.__picked = 0; document.getElementById('file-input').addEventListener('click', (e) => { window.__picked += 1; e.preventDefault(); })")
+    page.find("#drop-zone").send_keys(Keys.ENTER)
+    page.wait(lambda: page.js("return window.__picked") == 1, "Enter on the drop zone to open the file picker")
+    print(f"ok: Tab reaches all {len(expected)} controls (tree included) with a visible focus ring; Enter on the drop zone opens the picker")
+
+
 def run(page, downloads, malformed, file_port):
     driver = page.driver
     driver.get(BASE + "/")
@@ -240,9 +609,13 @@ def run(page, downloads, malformed, file_port):
     page.wait(lambda: page.find("#store-status").get_attribute("data-id"), "the stored id")
     stored_id = page.find("#store-status").get_attribute("data-id")
     page.wait(lambda: page.finds(f'#stored-rows tr[data-id="{stored_id}"]'), "the stored result in the list")
+    named = page.text(f'#stored-rows tr[data-id="{stored_id}"] td.source')
+    assert named == "contact.archive", f"the stored result is listed as {named!r}, not by its file name"
+    status, _, body = http(f"/v1/archives/{stored_id}", headers={"Authorization": f"Bearer {DEMO_KEY}"})
+    assert status == 200 and b'"name":"contact.archive"' in body, (status, body[:200])
     page.shot("stored")
     page.find(f'#stored-rows tr[data-id="{stored_id}"] .open-stored').click()
-    page.wait(lambda: page.text("#result-title") == f"Stored {stored_id}" and page.verdict() == "valid", "the stored result to open")
+    page.wait(lambda: page.text("#result-title") == f"Stored {stored_id} · contact.archive" and page.verdict() == "valid", "the stored result to open")
     page.wait(lambda: '"Ada Lovelace"' in page.tree_text(), "the stored JSON in the tree")
     print(f"ok: stored as {stored_id}, listed, reopened with its report and JSON")
 
@@ -270,6 +643,11 @@ def run(page, downloads, malformed, file_port):
     page.mode("plain")
     page.wait(lambda: page.find("#violations .path-link").get_attribute("data-pointer") == "/root", "plain mode again")
     print(f"ok: typed mode links the violation to {pointer}")
+
+    explore_tree(page)
+    many_files(page, malformed)
+    data_and_classes(page)
+    graph_view(page)
 
     # Malformed: the code and the byte offset.
     page.upload(malformed, "malformed")
@@ -323,6 +701,13 @@ def run(page, downloads, malformed, file_port):
                 assert shown in tree, f"tree lacks {shown!r}"
         assert "\"><img src=x onerror=alert('class')>" in page.text("#class-rows")
         page.assert_nothing_ran(f"hostile archive ({mode}), after clicking")
+        if mode == "typed":
+            page.find("#graph-toggle").click()
+            page.wait(lambda: page.finds("#graph-svg .graph-node.bad"), "the hostile archive's graph")
+            labels = [node.text for node in page.finds("#graph-svg .graph-node")]
+            assert any("<script>alert('value')</script>" in label or "onerror" in label for label in labels), labels
+            page.assert_nothing_ran("hostile archive's graph")
+            page.find("#graph-toggle").click()
         page.shot(f"hostile-{mode}")
     page.mode("plain")
     print("ok: hostile strings are text; no dialog, no CSP violation, no injected element or attribute")
@@ -345,6 +730,9 @@ def run(page, downloads, malformed, file_port):
     assert elapsed < 20, f"{elapsed:.1f} s to show a 50,000-object archive"
     page.shot("large")
     print(f"ok: 50,000-object archive shown in {elapsed:.1f} s with {rendered} rows rendered (+100 on 'show more')")
+
+    narrow_and_dark(page)
+    walkthrough(page)
 
     assert page.js("return localStorage.length") == 0 and page.js("return document.cookie") == ""
     page.assert_nothing_ran("end of run")

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// `POST /v1/inspect?mode=plain|typed`: what the inspector page shows for an upload, in one answer —
+/// `POST /v1/inspect?mode=plain|typed&nested=true|false`: what the inspector page shows for an upload, in one answer —
 /// the validation report and the JSON:
 ///
 ///     {"json": <the JSON>, "report": <ValidationReport>}     X-ArchiveGate-JSON-Length: <bytes of json>
@@ -13,7 +13,8 @@ import NIOCore
 /// replaced by null exactly as a `redact` policy renders it: the page can show where a violation
 /// sits without ever showing what the policy refused. `json` is embedded byte for byte (never
 /// re-encoded); the length header lets a client cut it out exactly (128-bit integers, key order).
-/// Malformed archives and exceeded limits are the same problems as for `/v1/convert`.
+/// Malformed archives and exceeded limits are the same problems as for `/v1/convert`; `nested=true`
+/// decodes NSData holding a keyed archive in place, as `/v1/convert?nested=true` does.
 struct InspectController {
     typealias Context = ArchiveRequestContext
     let metrics: ServerMetrics
@@ -25,12 +26,11 @@ struct InspectController {
     @Sendable func inspect(_ request: Request, context: Context) async throws -> Response {
         let tenant = try context.requireTenant()
         let mode = try Context.outputMode(request)
+        var inspector = try Context.inspector(tenant, request)
+        inspector.policy.onViolation = .redact
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: metrics)
 
-        var policy = tenant.inspector.policy
-        policy.onViolation = .redact
-        let inspector = ArchiveInspector(policy: policy)
         let inspection = try await context.pipeline.convert(bytes, mode: mode, with: inspector)
         context.record(inspection.report, tenant: tenant, metrics: metrics)
 

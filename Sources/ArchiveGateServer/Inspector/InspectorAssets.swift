@@ -20,6 +20,13 @@ enum InspectorAssets {
         "report.js": Asset(bytes: PackageResources.report_js, contentType: "text/javascript; charset=utf-8"),
         "tree.js": Asset(bytes: PackageResources.tree_js, contentType: "text/javascript; charset=utf-8"),
         "stored.js": Asset(bytes: PackageResources.stored_js, contentType: "text/javascript; charset=utf-8"),
+        "paths.js": Asset(bytes: PackageResources.paths_js, contentType: "text/javascript; charset=utf-8"),
+        "search.js": Asset(bytes: PackageResources.search_js, contentType: "text/javascript; charset=utf-8"),
+        "dates.js": Asset(bytes: PackageResources.dates_js, contentType: "text/javascript; charset=utf-8"),
+        "tree-tools.js": Asset(bytes: PackageResources.tree_tools_js, contentType: "text/javascript; charset=utf-8"),
+        "batch.js": Asset(bytes: PackageResources.batch_js, contentType: "text/javascript; charset=utf-8"),
+        "hex.js": Asset(bytes: PackageResources.hex_js, contentType: "text/javascript; charset=utf-8"),
+        "graph.js": Asset(bytes: PackageResources.graph_js, contentType: "text/javascript; charset=utf-8"),
         "favicon.svg": Asset(bytes: PackageResources.favicon_svg, contentType: "image/svg+xml"),
     ]
 }

@@ -6,7 +6,7 @@ import Foundation
 /// stored report is embedded byte for byte (it was encoded once, when the result was stored, and is
 /// never re-parsed).
 ///
-///     result  {"createdAt","expiresAt","hasArchive","hasJSON","id","mode","sha256","size","source","report"}
+///     result  {"createdAt","expiresAt","hasArchive","hasJSON","id","mode","name"?,"sha256","size","source","report"}
 ///     page    {"items":[result without report…],"nextCursor":"…"|null}
 enum ResultDocument {
     /// `GET /v1/archives/{id}` and the body of `POST /v1/archives`: metadata and the report.
@@ -54,6 +54,7 @@ enum ResultDocument {
         writer.key("hasJSON"); writer.bool(summary.hasConvertedJSON); writer.raw(",".utf8)
         writer.key("id"); writer.string(summary.id); writer.raw(",".utf8)
         writer.key("mode"); writer.string(summary.mode.rawValue); writer.raw(",".utf8)
+        if let name = summary.name { writer.key("name"); writer.string(name); writer.raw(",".utf8) }
         writer.key("sha256"); writer.string(summary.sha256); writer.raw(",".utf8)
         writer.key("size"); writer.integer(summary.size); writer.raw(",".utf8)
         writer.key("source"); writer.string(summary.source.description)

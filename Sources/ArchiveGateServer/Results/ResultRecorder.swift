@@ -25,7 +25,8 @@ struct ResultRecorder: Sendable {
     /// is stored beside the JSON for `GET /v1/archives/{id}/archive`; asking for it is part of the
     /// idempotency key. An archive the policy rejects keeps no archive, as it keeps no JSON.
     func record(
-        _ bytes: [UInt8], source: ResultSource, mode: OutputMode, sanitize: Bool = false, tenant: Tenant, context: ArchiveRequestContext
+        _ bytes: [UInt8], source: ResultSource, mode: OutputMode, sanitize: Bool = false, name: String? = nil,
+        tenant: Tenant, context: ArchiveRequestContext
     ) async throws -> Response {
         let store = try requireStore()
         let inspection = try await context.pipeline.convert(bytes, mode: mode, with: tenant.inspector)
@@ -41,7 +42,7 @@ struct ResultRecorder: Sendable {
             tenant: tenant.id, sha256: SHA256.hash(data: bytes).hexDigits, size: bytes.count, source: source, mode: mode,
             report: inspection.report.json, convertedJSON: inspection.json,
             policyDigest: tenant.policyDigest, quota: tenant.storageQuota,
-            requestsSanitizedArchive: sanitize, sanitizedArchive: sanitized)
+            requestsSanitizedArchive: sanitize, sanitizedArchive: sanitized, name: name)
         let outcome = try await measured("put") { try await store.put(new) }
         metrics.recordStoredResult(created: outcome.created, tenant: tenant.id)
         let headers: HTTPFields = [.location: "/v1/archives/\(outcome.result.id)",

@@ -7,7 +7,7 @@ import NIOCore
 
 /// `/v1/archives`: stored results, each visible to its own tenant only.
 ///
-///     POST   /v1/archives?mode=plain|typed&sanitize=true|false
+///     POST   /v1/archives?mode=plain|typed&sanitize=true|false&name=<file name>
 ///                                           201 result + Location (200 for an idempotent re-upload)
 ///     GET    /v1/archives?limit=&cursor=    200 page of the tenant's results, newest first
 ///     GET    /v1/archives/{id}              200 result (metadata + report)
@@ -44,9 +44,19 @@ struct ResultsController {
         case "true": sanitize = true
         case let other?: throw ProblemError.invalidRequest("sanitize is 'true' or 'false', not '\(other)'.")
         }
+        let name = try Self.uploadName(request)
         let bytes = try await ArchiveBody.read(request, tenant: tenant, lease: context.lease)
         context.recordArchive(bytes: bytes.count, tenant: tenant, metrics: recorder.metrics)
-        return try await recorder.record(bytes, source: .upload, mode: mode, sanitize: sanitize, tenant: tenant, context: context)
+        return try await recorder.record(bytes, source: .upload, mode: mode, sanitize: sanitize, name: name, tenant: tenant, context: context)
+    }
+
+    /// `?name=` (percent-encoded UTF-8): the file name listings show for the result; nil without one.
+    static func uploadName(_ request: Request) throws -> String? {
+        guard let text = request.uri.queryParameters["name"].map(String.init) else { return nil }
+        guard NewResult.isValidName(text) else {
+            throw ProblemError.invalidRequest("name is 1 to \(NewResult.maxNameBytes) UTF-8 bytes without control characters.")
+        }
+        return text
     }
 
     @Sendable func list(_ request: Request, context: Context) async throws -> Response {

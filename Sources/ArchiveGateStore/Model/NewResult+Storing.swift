@@ -14,6 +14,9 @@ extension NewResult {
         guard new.sanitizedArchive == nil || new.requestsSanitizedArchive else {
             throw ResultStoreError(.invalidArgument, "a sanitized archive was given without requestsSanitizedArchive")
         }
+        if let name = new.name, !Self.isValidName(name) {
+            throw ResultStoreError(.invalidArgument, "a name is 1 to \(Self.maxNameBytes) UTF-8 bytes without control characters")
+        }
         if case .url(let url) = new.source, url.isEmpty || url == "upload" {
             throw ResultStoreError(.invalidArgument, "a URL source must be a URL")
         }
@@ -29,9 +32,18 @@ extension NewResult {
             expiresAt: Timestamp.date(overflow ? .max : expiresAt), sha256: sha256, size: size,
             source: source, mode: mode, hasConvertedJSON: convertedJSON != nil,
             // Results never change, so the id alone is a strong validator of the stored JSON.
-            etag: "\"\(id)\"", hasSanitizedArchive: sanitizedArchive != nil
+            etag: "\"\(id)\"", hasSanitizedArchive: sanitizedArchive != nil, name: name
         )
         return StoredResult(summary: summary, report: report, convertedJSON: convertedJSON)
+    }
+}
+
+extension NewResult {
+    /// Whether `name` may be stored as a result's ``name``: 1 to ``maxNameBytes`` UTF-8 bytes and no
+    /// control character (C0, DEL, C1), so it prints safely in a listing or a log line.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= maxNameBytes
+            && !name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 }
 

@@ -31,12 +31,21 @@ public struct NewResult: Hashable, Sendable {
     /// nil when none was asked for or the policy rejected the archive. Only
     /// ``ResultStore/sanitizedArchive(tenant:id:)`` reads it back.
     public var sanitizedArchive: [UInt8]?
+    /// The file name the uploader gave (`POST /v1/archives?name=`), kept to label the result in
+    /// listings; nil for none. Not part of the idempotency key: a re-upload of the same bytes under
+    /// another name gets the earlier result, with its name. At most ``maxNameBytes`` UTF-8 bytes,
+    /// no control characters.
+    public var name: String?
+
+    /// The longest ``name`` a store keeps, in UTF-8 bytes (a file name on common file systems).
+    public static let maxNameBytes = 255
 
     public init(
         tenant: String, sha256: String, size: Int, source: ResultSource, mode: OutputMode,
         report: [UInt8], convertedJSON: [UInt8]?, policyDigest: String = "", quota: StorageQuota? = nil,
-        requestsSanitizedArchive: Bool = false, sanitizedArchive: [UInt8]? = nil
+        requestsSanitizedArchive: Bool = false, sanitizedArchive: [UInt8]? = nil, name: String? = nil
     ) {
+        self.name = name
         self.requestsSanitizedArchive = requestsSanitizedArchive
         self.sanitizedArchive = sanitizedArchive
         self.policyDigest = policyDigest

@@ -26,6 +26,8 @@ public struct ResultSummary: Hashable, Sendable {
     public var etag: String
     /// True when the result keeps the archive ArchiveGate wrote under the policy (issue 19).
     public var hasSanitizedArchive: Bool
+    /// The file name given at upload (``NewResult/name``); nil for none.
+    public var name: String?
 
     /// The quoted strong entity tag of the sanitized archive: another representation than the JSON,
     /// so another tag; derived from the id because results never change.
@@ -33,8 +35,9 @@ public struct ResultSummary: Hashable, Sendable {
 
     public init(
         id: String, tenant: String, createdAt: Date, expiresAt: Date, sha256: String, size: Int,
-        source: ResultSource, mode: OutputMode, hasConvertedJSON: Bool, etag: String, hasSanitizedArchive: Bool = false
+        source: ResultSource, mode: OutputMode, hasConvertedJSON: Bool, etag: String, hasSanitizedArchive: Bool = false, name: String? = nil
     ) {
+        self.name = name
         self.hasSanitizedArchive = hasSanitizedArchive
         self.id = id
         self.tenant = tenant

@@ -64,5 +64,9 @@ extension PostgresMigration {
             "DROP INDEX results_by_tenant_digest_policy",
             "CREATE UNIQUE INDEX results_by_tenant_key ON results (tenant, sha256, mode, policy_digest, sanitized)",
         ]),
+        // Issue 34 (as SQLite's version 5): the file name an upload gave, not in the idempotency key.
+        PostgresMigration(version: 4, name: "upload name", statements: [
+            "ALTER TABLE results ADD COLUMN name TEXT",
+        ]),
     ]
 }

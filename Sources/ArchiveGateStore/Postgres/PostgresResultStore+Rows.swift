@@ -7,7 +7,7 @@ extension PostgresResultStore {
     /// The column lists the queries select, in one place so decoding and selecting agree.
     /// Listings select `has_json` and `has_archive` (columns), never the documents; only
     /// `sanitizedArchive(tenant:id:)` selects `sanitized_archive`.
-    static let metadataColumns = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, has_archive"
+    static let metadataColumns = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, has_archive, name"
     static let summaryColumns = metadataColumns
     static let reportColumns = metadataColumns + ", report"
     static let fullColumns = reportColumns + ", converted_json"
@@ -18,11 +18,11 @@ extension PostgresResultStore {
         let archive = new.sanitizedArchive.map { ByteBuffer(bytes: $0) }
         return """
             INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, policy_digest, has_json, stored_bytes, report, converted_json,
-                                 sanitized, has_archive, sanitized_archive)
+                                 sanitized, has_archive, sanitized_archive, name)
             VALUES (\(result.id), \(result.tenant), \(Timestamp.milliseconds(result.createdAt)), \(Timestamp.milliseconds(result.expiresAt)),
                     \(result.sha256), \(Int64(result.size)), \(result.source.description), \(result.mode.rawValue), \(result.etag),
                     \(new.policyDigest), \(result.convertedJSON != nil), \(new.storedBytes), \(ByteBuffer(bytes: result.report)), \(json),
-                    \(new.requestsSanitizedArchive), \(archive != nil), \(archive))
+                    \(new.requestsSanitizedArchive), \(archive != nil), \(archive), \(new.name))
             ON CONFLICT (tenant, sha256, mode, policy_digest, sanitized) DO NOTHING
             RETURNING id
             """
@@ -54,7 +54,8 @@ extension PostgresResultStore {
             sha256: try columns["sha256"].decode(String.self), size: Int(try columns["size"].decode(Int64.self)),
             source: ResultSource(storedText: try columns["source"].decode(String.self)), mode: mode,
             hasConvertedJSON: try columns["has_json"].decode(Bool.self), etag: try columns["etag"].decode(String.self),
-            hasSanitizedArchive: try columns["has_archive"].decode(Bool.self)
+            hasSanitizedArchive: try columns["has_archive"].decode(Bool.self),
+            name: try columns["name"].decode(String?.self)
         )
     }
 

@@ -67,5 +67,10 @@ extension SQLiteMigration {
             "DROP INDEX results_by_tenant_digest_policy",
             "CREATE UNIQUE INDEX results_by_tenant_key ON results (tenant, sha256, mode, policy_digest, sanitized)",
         ]),
+        // Issue 34: the file name an upload gave (`POST /v1/archives?name=`), so listings name files.
+        // Not in the idempotency key; rows from before have none (NULL).
+        SQLiteMigration(version: 5, name: "upload name", statements: [
+            "ALTER TABLE results ADD COLUMN name TEXT",
+        ]),
     ]
 }

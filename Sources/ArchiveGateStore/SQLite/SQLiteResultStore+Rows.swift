@@ -6,8 +6,8 @@ import SQLiteNIO
 enum Columns {
     /// Columns only: never the documents (`has_json` is a column since schema version 3,
     /// `has_archive` since version 4). No list reads `sanitized_archive`: only
-    /// `sanitizedArchive(tenant:id:)` selects it.
-    static let summary = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, has_archive"
+    /// `sanitizedArchive(tenant:id:)` selects it. `name` since version 5.
+    static let summary = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, has_archive, name"
     static let report = summary + ", report"
     static let full = report + ", converted_json"
 }
@@ -18,8 +18,8 @@ extension SQLiteResultStore {
 
     static let insertStatement = """
         INSERT INTO results (id, tenant, created_at, expires_at, sha256, size, source, mode, etag, report, converted_json, policy_digest, has_json, stored_bytes,
-                             sanitized, has_archive, sanitized_archive)
-        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
+                             sanitized, has_archive, sanitized_archive, name)
+        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
         """
 
     static func insertBinds(_ new: NewResult, _ result: StoredResult) -> [SQLiteData] {
@@ -33,6 +33,7 @@ extension SQLiteResultStore {
             .integer(result.convertedJSON == nil ? 0 : 1), .integer(Int(new.storedBytes)),
             .integer(new.requestsSanitizedArchive ? 1 : 0), .integer(new.sanitizedArchive == nil ? 0 : 1),
             new.sanitizedArchive.map { .blob(ByteBuffer(bytes: $0)) } ?? .null,
+            new.name.map { .text($0) } ?? .null,
         ]
     }
 
@@ -69,11 +70,17 @@ extension SQLiteResultStore {
         }
         guard let mode = OutputMode(rawValue: try text("mode")) else { throw unexpected("mode") }
         guard let hasArchive = row.column("has_archive")?.bool else { throw unexpected("has_archive") }
+        let name: String?
+        switch row.column("name") {
+        case .text(let value): name = value
+        case .null: name = nil
+        default: throw unexpected("name")
+        }
         return ResultSummary(
             id: try text("id"), tenant: try text("tenant"),
             createdAt: Timestamp.date(try integer("created_at")), expiresAt: Timestamp.date(try integer("expires_at")),
             sha256: try text("sha256"), size: Int(try integer("size")), source: ResultSource(storedText: try text("source")),
-            mode: mode, hasConvertedJSON: hasJSON, etag: try text("etag"), hasSanitizedArchive: hasArchive
+            mode: mode, hasConvertedJSON: hasJSON, etag: try text("etag"), hasSanitizedArchive: hasArchive, name: name
         )
     }
 

@@ -59,9 +59,13 @@ export function parseJSON(text) {
     });
 }
 
-/** POST /v1/inspect: `{report, jsonText}`, the JSON exactly as the server rendered it. */
-export async function inspectBytes(bytes, mode) {
-    const response = await call(`/v1/inspect?mode=${encodeURIComponent(mode)}`,
+/**
+ * POST /v1/inspect: `{report, jsonText}`, the JSON exactly as the server rendered it. `nested`:
+ * NSData holding a keyed archive is decoded and shown in place (`{"$archive": …}`).
+ */
+export async function inspectBytes(bytes, mode, nested = false) {
+    const query = new URLSearchParams({ mode, nested: nested ? 'true' : 'false' });
+    const response = await call(`/v1/inspect?${query}`,
         { method: 'POST', body: bytes, contentType: 'application/octet-stream' });
     const all = new Uint8Array(await response.arrayBuffer());
     const length = Number(response.headers.get('X-ArchiveGate-JSON-Length'));
@@ -84,9 +88,35 @@ export async function fetchURL(url, mode, store) {
     return response.json();
 }
 
-/** POST /v1/archives: the stored result document (`created`: 201, a new result). */
-export async function storeBytes(bytes, mode) {
-    const response = await call(`/v1/archives?mode=${encodeURIComponent(mode)}`,
+const encoder = new TextEncoder();
+
+/** `name` without control characters, cut to the 255 UTF-8 bytes the store keeps. */
+function storableName(name) {
+    let kept = '';
+    let bytes = 0;
+    for (const character of String(name).replace(/[\u0000-\u001f\u007f-\u009f]/g, '')) {
+        bytes += encoder.encode(character).length;
+        if (bytes > 255) break;
+        kept += character;
+    }
+    return kept;
+}
+
+/** POST /v1/validate: the report alone (for the verdicts of many files). */
+export async function validateBytes(bytes) {
+    const response = await call('/v1/validate', { method: 'POST', body: bytes, contentType: 'application/octet-stream' });
+    return response.json();
+}
+
+/**
+ * POST /v1/archives: the stored result document (`created`: 201, a new result). `name`: the
+ * file's name, which listings show (the server keeps 1 to 255 UTF-8 bytes without control characters).
+ */
+export async function storeBytes(bytes, mode, name) {
+    const query = new URLSearchParams({ mode });
+    const label = storableName(name ?? '');
+    if (label !== '') query.set('name', label);
+    const response = await call(`/v1/archives?${query}`,
         { method: 'POST', body: bytes, contentType: 'application/octet-stream' });
     return { result: await response.json(), created: response.status === 201 };
 }

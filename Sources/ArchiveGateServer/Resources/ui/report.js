@@ -37,13 +37,32 @@ export function renderVerdict(container, outcome) {
             el('dt', { text: 'status' }), el('dd', { text: outcome.status ? String(outcome.status) : '-' })));
 }
 
-/** Rule text for `admittedBy` (a string or an object): shown as text, never interpreted. */
-function admittedText(admittedBy) {
+/** How each `admittedBy` rule reads (OpenAPI `ClassEntry.admittedBy`); others are shown as they are. */
+const ruleNames = {
+    allow: "the policy's allow list",
+    root: 'the root class rule',
+    inspection: 'inspection mode (any class)',
+    foundation: 'the built-in Foundation set',
+};
+
+/** `["allow","foundation"]` → "the policy's allow list; the built-in Foundation set". Text only. */
+export function admittedText(admittedBy) {
     if (admittedBy === undefined || admittedBy === null) return '';
-    return typeof admittedBy === 'string' ? admittedBy : JSON.stringify(admittedBy);
+    const rules = Array.isArray(admittedBy) ? admittedBy : [admittedBy];
+    return rules.map((rule) => {
+        if (typeof rule !== 'string') return JSON.stringify(rule);
+        if (rule.startsWith('key:')) return `the schema of key ${rule.slice(4)}`;
+        return ruleNames[rule] ?? rule;
+    }).join('; ');
 }
 
-export function renderClasses(head, body, classes) {
+/** The policy JSON that admits `name` (merged into a tenant's policy by hand). */
+export function allowSnippet(name) {
+    return JSON.stringify({ allow: [name] }, null, 2);
+}
+
+/** `allow(name)`: "Allow…" on a class the policy refuses shows the policy snippet that admits it. */
+export function renderClasses(head, body, classes, allow) {
     clear(head);
     clear(body);
     const list = Array.isArray(classes) ? classes : [];
@@ -55,7 +74,8 @@ export function renderClasses(head, body, classes) {
         body.append(el('tr', { className: entry.allowed ? 'allowed' : 'not-allowed' },
             el('td', { className: 'class-name', text: entry.name }),
             el('td', { className: 'number', text: entry.count }),
-            el('td', { className: 'allowed-cell', text: entry.allowed ? 'yes' : 'no' }),
+            el('td', { className: 'allowed-cell' }, entry.allowed ? 'yes' : 'no',
+                entry.allowed || typeof entry.name !== 'string' ? null : linkButton('allow…', () => allow(entry.name), 'link allow-class')),
             withRules ? el('td', { className: 'admitted-by', text: admittedText(entry.admittedBy) }) : null,
             el('td', { className: 'claimed', text: claimed })));
     }

@@ -56,7 +56,7 @@ export class StoredList {
             const created = typeof item.createdAt === 'string' ? item.createdAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '';
             this.rows.append(el('tr', { dataset: { id: item.id } },
                 el('td', { className: 'created', text: created, title: `expires ${item.expiresAt}` }),
-                el('td', { className: 'source', text: item.source, title: `sha256 ${item.sha256}, ${item.size} bytes` }),
+                el('td', { className: 'source', text: item.name ?? item.source, title: `${item.name ? `${item.source}, ` : ''}sha256 ${item.sha256}, ${item.size} bytes` }),
                 el('td', { text: item.mode }),
                 el('td', { text: item.hasJSON ? 'yes' : 'no' }),
                 el('td', {}, linkButton('Open', () => this.open(item), 'link open-stored'))));
