@@ -93,7 +93,7 @@ extension SarifLog {
         // The database cell (an element of the table), then the JSON pointer (a value in the JSON).
         var logical: [(name: String, kind: StaticString)] = []
         if case .cell(_, let table, let column, let rowid) = result.origin {
-            logical.append(("\(table).\(column) rowid \(rowid.map(String.init) ?? "-")", "element"))
+            logical.append((DatabaseScanner.label(table: table, column: column, rowid: rowid), "element"))
         }
         if let pointer = result.pointer { logical.append((pointer, "value")) }
         for (index, location) in logical.enumerated() {

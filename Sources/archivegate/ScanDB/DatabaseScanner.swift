@@ -78,7 +78,13 @@ struct DatabaseScanner {
             ["table": .text(table), "column": .text(column), "rowid": rowid.map { .integer($0) } ?? .null]
         }
 
-        var label: String { "\(table).\(column) rowid \(rowid.map(String.init) ?? "-")" }
+        var label: String { DatabaseScanner.label(table: table, column: column, rowid: rowid) }
+    }
+
+    /// How a cell is named in stderr lines and SARIF: `messages.body rowid 7` (`rowid -` in a
+    /// WITHOUT ROWID table).
+    static func label(table: String, column: String, rowid: Int64?) -> String {
+        "\(table).\(column) rowid \(rowid.map(String.init) ?? "-")"
     }
 
     /// What decoding one BLOB gave: its outcome, its record, a stderr line, and the report or error
@@ -141,7 +147,9 @@ struct DatabaseScanner {
                     return true
                 }
             } catch {
-                progress.message("table '\(table.name)' could not be read: \(error)")
+                let line = "table '\(table.name)' could not be read: \(error)"
+                progress.message(line)
+                sarif?.log.notifyUnreadable(line)
                 summary.add(.unreadable, bytes: 0)
             }
             drain()
