@@ -25,6 +25,5 @@ from .errors import (EXIT_CODES, ArchiveGateError, BinaryNotFound, InconclusiveA
 __all__ = [
     "APPLE_EPOCH", "UID", "__version__", "find_binary", "batch", "load", "loads", "scan_db", "validate", "version",
     "Client", "EXIT_CODES", "ArchiveGateError", "BinaryNotFound", "InconclusiveArchive", "MalformedArchive", "NothingScanned",
-    "OutputFailed",
-    "RejectedArchive", "ServiceError", "UsageError",
+    "OutputFailed", "RejectedArchive", "ServiceError", "UsageError",
 ]
