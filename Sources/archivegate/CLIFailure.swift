@@ -2,7 +2,7 @@ import ArgumentParser
 import ArchiveGateCore
 import Foundation
 
-/// Exit codes are values: 0 valid, 1 rejected by policy, 2 malformed input, 3 inconclusive, 64 usage
+/// Exit codes are values: 0 valid, 1 rejected by policy, 2 malformed input, 3 inconclusive, 4 nothing scanned, 64 usage
 /// (`status(for:)` maps a verdict).
 enum CLIExit {
     static let rejected = ExitCode(1)

@@ -6,6 +6,7 @@ import Foundation
 /// `{"file","verdict","report"}` (`"url"` for a fetched one), or `{"file","verdict","verdictReason","error"}`
 /// when the input could not be evaluated. With folders or batch flags, a batch (see `BatchOptions`):
 /// records carry a status, and a summary ends on stderr.
+/// `--format sarif`: one SARIF 2.1.0 log on stdout instead of the records (`SarifLog`).
 struct ValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
@@ -25,46 +26,60 @@ struct ValidateCommand: AsyncParsableCommand {
 
     @OptionGroup var batch: BatchOptions
 
+    @Option(name: .long, help: ReportFormat.help)
+    var format: ReportFormat = .jsonl
+
     @Argument(help: ArgumentHelp("Archives to check ('-' for stdin), or folders for a batch.", valueName: "file"))
     var files: [String] = []
 
     func validate() throws {
         try source.check(files: files, batch: batch)
         if files.contains("-"), batch.applies(to: files) { throw ValidationError("'-' (stdin) is not a batch input") }
+        if format == .sarif, batch.out != nil { throw ValidationError("--format sarif writes one log on stdout; it does not go with --out") }
     }
 
     func run() async throws {
         let policy = try decode.policyOrExit()
         let inspector = decode.inspector(policy)
+        let sarif = format == .sarif ? SarifLog() : nil
         if source.url == nil, batch.applies(to: files) {
-            return try BatchJobs.run(files, options: batch, acceptedWord: "valid", job: BatchJobs.validate(inspector))
+            return try BatchJobs.run(files, options: batch, acceptedWord: "valid", sarif: sarif,
+                                     job: sarif.map { BatchJobs.validate(inspector, into: $0) } ?? BatchJobs.validate(inspector))
         }
         let inputs = source.url.map { [InputSource.url($0)] } ?? files.map(InputSource.file)
         var worst: Int32 = 0
         for input in inputs {
-            worst = max(worst, try await Self.validate(input, inspector: inspector, fetching: source.fetching))
+            worst = max(worst, try await Self.validate(input, inspector: inspector, fetching: source.fetching, sarif: sarif))
         }
+        if let sarif { Terminal.writeStdout(sarif.document(exitCode: worst)) }
         if worst != 0 { throw ExitCode(worst) }
     }
 
-    /// One input's record on stdout, its findings and verdict line on stderr; returns its exit
-    /// status (`CLIExit.status(for:)`). A failed fetch or an unreadable file ends the command.
-    static func validate(_ input: InputSource, inspector: ArchiveInspector, fetching: FetchSwitches) async throws -> Int32 {
+    /// One input's record on stdout (or its result in `sarif`), its findings and verdict line on
+    /// stderr; returns its exit status (`CLIExit.status(for:)`). A failed fetch or an unreadable
+    /// file ends the command.
+    static func validate(_ input: InputSource, inspector: ArchiveInspector, fetching: FetchSwitches,
+                         sarif: SarifLog? = nil) async throws -> Int32 {
         do {
             let bytes = try await input.load(limit: inspector.policy.limits.maxInputBytes, fetching: fetching)
             let report = try inspector.validate(bytes)
-            var record = BatchRecord(origin: input.origin, verdict: report.verdict, status: nil)
-            record.append(report: report)
-            Terminal.writeStdout(record.line)
+            if let sarif {
+                sarif.add(report, from: .file(input.name))
+            } else {
+                var record = BatchRecord(origin: input.origin, verdict: report.verdict, status: nil)
+                record.append(report: report)
+                Terminal.writeStdout(record.line)
+            }
             Terminal.reportFindings(report, file: input.name)
             if let line = Terminal.verdictLine(report) { Terminal.error("\(input.name): \(line)") }
             return CLIExit.status(for: report.verdict).rawValue
         } catch let error as ArchiveGateError {
             // Not evaluated (malformed, a limit, a plain property list): the record says so too.
-            BatchRecord.writeFailure(error, origin: input.origin)
+            if let sarif { sarif.add(error, from: .file(input.name)) } else { BatchRecord.writeFailure(error, origin: input.origin) }
             return CLIFailure.exitCode(reporting: error, source: input.name)?.rawValue ?? 0
         } catch {
             guard let exit = CLIFailure.exitCode(reporting: error, source: input.name) else { throw error }
+            if case CLIFailure.usage(let message) = error { sarif?.notifyUnreadable(message) }
             return exit.rawValue
         }
     }

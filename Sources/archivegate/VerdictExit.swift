@@ -2,8 +2,12 @@ import ArchiveGateCore
 import ArgumentParser
 
 extension CLIExit {
-    /// A limit or the deadline stopped the check, an undecoded nested archive, or a batch with no archive.
+    /// A limit or the deadline stopped the check, or an undecoded nested archive.
     static let inconclusive = ExitCode(3)
+
+    /// Nothing scanned: a batch, a multi-file run or `scan-db` found no archive at all. A gate that
+    /// checked nothing must not pass, nor look like an archive it could not finish.
+    static let nothingScanned = ExitCode(4)
 
     /// The one place a verdict becomes an exit status (docs/CLI.md, the verdict table); every command, batch
     /// and scan exits through it. A redaction exits 0: the output is what the policy admits.
@@ -12,6 +16,7 @@ extension CLIExit {
         case .accepted, .redacted, .plist: .success
         case .acceptedWithFindings, .rejected: rejected
         case .malformed: malformed
+        case .inconclusive(.noArchiveFound): nothingScanned
         case .inconclusive: inconclusive
         }
     }

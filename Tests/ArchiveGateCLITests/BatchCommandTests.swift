@@ -109,7 +109,7 @@ import Testing
         let (root, _) = try Self.makeTree()
         // Without --recursive a folder's own files only: this tree keeps every file in sub-folders.
         let flat = try CLIRunner.runToFiles(["validate", root.path])
-        #expect(flat.status == 3, "a batch that found no archive checked nothing: inconclusive")
+        #expect(flat.status == 4, "a batch that found no archive checked nothing: inconclusive, exit 4")
         #expect(flat.stdout.isEmpty)
         #expect(flat.stderr.contains("summary: 0 files"))
         #expect(flat.stderr.contains("summary: inconclusive (batch.no_archive)"))

@@ -144,7 +144,7 @@ import Testing
         #expect(batch.stdout.isEmpty)
         #expect(batch.stderr.contains("skipped (not a property list)"))
         #expect(batch.stderr.contains("inconclusive (batch.no_archive)"))
-        #expect(batch.status == 3)
+        #expect(batch.status == 4, "nothing scanned")
     }
 
     /// The real corpus's plain property lists: `plist`, never `malformed`; their JSON converts.

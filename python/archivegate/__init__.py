@@ -19,11 +19,11 @@ except ImportError:  # imported from the repository's python/ folder, not from a
 from ._binary import find_binary
 from .api import batch, load, loads, scan_db, validate, version
 from .client import Client
-from .errors import (EXIT_CODES, ArchiveGateError, BinaryNotFound, InconclusiveArchive, MalformedArchive, OutputFailed, RejectedArchive,
-                     ServiceError, UsageError)
+from .errors import (EXIT_CODES, ArchiveGateError, BinaryNotFound, InconclusiveArchive, MalformedArchive, NothingScanned, OutputFailed,
+                     RejectedArchive, ServiceError, UsageError)
 
 __all__ = [
     "APPLE_EPOCH", "UID", "__version__", "find_binary", "batch", "load", "loads", "scan_db", "validate", "version",
-    "Client", "EXIT_CODES", "ArchiveGateError", "BinaryNotFound", "InconclusiveArchive", "MalformedArchive", "OutputFailed",
-    "RejectedArchive", "ServiceError", "UsageError",
+    "Client", "EXIT_CODES", "ArchiveGateError", "BinaryNotFound", "InconclusiveArchive", "MalformedArchive", "NothingScanned",
+    "OutputFailed", "RejectedArchive", "ServiceError", "UsageError",
 ]

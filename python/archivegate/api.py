@@ -89,8 +89,8 @@ def _one_record(arguments: list[str], source: Optional[str], completed=None) -> 
     lines = [line for line in completed.stdout.splitlines() if line.strip()]
     if len(lines) == 1:
         return json.loads(lines[0])
-    # A batch that skipped its one file (not a property list) found no archive: exit 3, inconclusive.
-    if completed.returncode in (0, 3) and arguments[1:3] == ["--jobs", "1"]:
+    # A batch that skipped its one file (not a property list) found no archive: exit 4, nothing scanned.
+    if completed.returncode in (0, 4) and arguments[1:3] == ["--jobs", "1"]:
         completed = _binary.run([arguments[0], *arguments[3:]])
     raise error_for_exit(completed.returncode, completed.stderr.decode("utf-8", "replace"), source)
 
@@ -240,7 +240,8 @@ def batch(paths: Union[PathLike, Sequence[PathLike]], *, recursive: bool = True,
     "status": "malformed", "error": {"code","location","message"}}``. Files that are not property
     lists are skipped by the CLI (no record). ``json`` is native as in ``loads`` unless
     ``native=False``. Per-file failures are records, not exceptions; the generator raises only when
-    the run fails as a whole (``UsageError`` for an unreadable input…)."""
+    the run fails as a whole (``UsageError`` for an unreadable input…; ``NothingScanned`` when no file
+    was an archive or property list)."""
     _check_mode(mode)
     inputs = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     common = ["--jobs", str(jobs or os.cpu_count() or 1), *(["--recursive"] if recursive else []),

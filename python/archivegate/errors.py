@@ -55,6 +55,12 @@ class RejectedArchive(ArchiveGateError):
         self.violations = violations
 
 
+class NothingScanned(ArchiveGateError):
+    """A batch or a database scan found no archive or property list at all: it checked nothing
+    (code ``batch.no_archive``, the CLI's exit 4). Raised rather than read as an empty, clean run, so
+    a gate that scanned nothing fails closed."""
+
+
 class UsageError(ArchiveGateError):
     """The call was wrong: a bad option, an unusable policy file, an input that cannot be opened
     (the CLI's exit 64)."""
@@ -86,7 +92,8 @@ EXIT_CODES: dict[int, tuple[str, Optional[type]]] = {
     0: ("valid or converted", None),
     1: ("rejected by the policy", RejectedArchive),
     2: ("malformed input", MalformedArchive),
-    3: ("inconclusive: a limit hit, a nested archive not decoded, or no archive found", None),
+    3: ("inconclusive: a limit hit or a nested archive not decoded", None),
+    4: ("nothing scanned: no archive found", NothingScanned),
     64: ("usage error", UsageError),
     69: ("archivegate-server missing beside archivegate", UsageError),
     74: ("output failed", OutputFailed),
@@ -111,4 +118,6 @@ def error_for_exit(status: int, stderr: str, source: Optional[str] = None) -> Ar
             return MalformedArchive(match["code"], match["message"], match["location"], source)
     if kind is None or kind in (RejectedArchive, MalformedArchive):
         return ArchiveGateError(f"exit.{status}", last if meaning is None else f"{meaning}: {last}", "", source)
+    if kind is NothingScanned:
+        return NothingScanned("batch.no_archive", last, "", source)
     return kind(f"exit.{status}", last, "", source)

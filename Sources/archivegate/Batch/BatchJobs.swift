@@ -59,6 +59,28 @@ enum BatchJobs {
         }
     }
 
+    /// `validate --format sarif`: each file's violations, findings or error go into `log` instead of
+    /// a record; the stderr lines and the outcome are the same as `validate(_:)`'s.
+    static func validate(_ inspector: ArchiveInspector, into log: SarifLog) -> @Sendable (BatchInput) -> BatchFileResult {
+        { input in
+            var result = withBytes(of: input, inspector) { bytes throws(ArchiveGateError) in
+                let report: ValidationReport
+                do throws(ArchiveGateError) {
+                    report = try inspector.validate(bytes)
+                } catch {
+                    if case .verdict = BatchOutcome.failure(error) { log.add(error, from: .file(input.path)) }
+                    throw error
+                }
+                log.add(report, from: .file(input.path))
+                return BatchFileResult(outcome: BatchOutcome.of(report), bytesRead: bytes.count, record: nil,
+                                       message: Terminal.verdictLine(report).map { "\(input.path): \($0)" })
+            }
+            if case .unreadable = result.outcome, let message = result.message { log.notifyUnreadable(message) }
+            result.record = nil
+            return result
+        }
+    }
+
     /// Reads `input` under the policy's input limit and runs `body` on its bytes; an unreadable file
     /// and a malformed archive get their records here, the same for every job.
     static func withBytes(
@@ -91,8 +113,9 @@ enum BatchJobs {
     }
 
     /// Lists the inputs, runs `job` over them, prints the summary and exits with the worst code.
+    /// With `sarif`, the job writes no records: the log is written on stdout after the summary.
     static func run(_ paths: [String], options: BatchOptions, acceptedWord: String, outputExtension: String = "json",
-                    job: @Sendable @escaping (BatchInput) -> BatchFileResult) throws {
+                    sarif: SarifLog? = nil, job: @Sendable @escaping (BatchInput) -> BatchFileResult) throws {
         let inputs: [BatchInput]
         do {
             inputs = try BatchInputs.list(paths, options: options)
@@ -105,7 +128,11 @@ enum BatchJobs {
         for line in summary.lines(acceptedWord: acceptedWord, seconds: runner.progress.elapsed) {
             runner.progress.message(line)
         }
-        if let line = summary.noteNoArchive(unit: "files") { runner.progress.message(line) }
+        if let reason = summary.noteNoArchive(unit: "files") {
+            runner.progress.message("summary: " + reason)
+            sarif?.notifyNothingScanned(reason)
+        }
+        if let sarif { Terminal.writeStdout(sarif.document(exitCode: summary.worstExitCode)) }
         if summary.worstExitCode != 0 { throw ExitCode(summary.worstExitCode) }
     }
 }

@@ -61,11 +61,12 @@ struct BatchSummary: Sendable {
     }
 
     /// A batch (or scan) that found no archive and no property list at all is inconclusive: it
-    /// checked nothing. Raises the exit code to say so, and returns the summary line that explains it.
+    /// checked nothing. Raises the exit code to say so (4, nothing scanned), and returns what explains
+    /// it (the last summary line after `summary: `, and SARIF's run-level notice).
     mutating func noteNoArchive(unit: String) -> String? {
         guard verdicts.isEmpty else { return nil }
         worstExitCode = max(worstExitCode, CLIExit.status(for: .inconclusive(.noArchiveFound)).rawValue)
-        return "summary: inconclusive (\(Verdict.Inconclusive.noArchiveFound)): no archive or property list among the \(unit)"
+        return "inconclusive (\(Verdict.Inconclusive.noArchiveFound)): no archive or property list among the \(unit)"
     }
 
     /// The summary as stderr lines: one total line, then one line per (verdict, code), most frequent first.

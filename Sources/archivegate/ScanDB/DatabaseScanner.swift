@@ -76,15 +76,35 @@ struct DatabaseScanner {
     /// One candidate BLOB read from the database, waiting to be decoded.
     private struct Hit {
         var bytes: [UInt8]
-        var origin: KeyValuePairs<String, BatchRecord.OriginValue>
-        var label: String
+        var table: String
+        var column: String
+        var rowid: Int64?
+
+        var origin: KeyValuePairs<String, BatchRecord.OriginValue> {
+            ["table": .text(table), "column": .text(column), "rowid": rowid.map { .integer($0) } ?? .null]
+        }
+
+        var label: String { DatabaseScanner.label(table: table, column: column, rowid: rowid) }
     }
+
+    /// How a cell is named in stderr lines and SARIF: `messages.body rowid 7` (`rowid -` in a
+    /// WITHOUT ROWID table).
+    static func label(table: String, column: String, rowid: Int64?) -> String {
+        "\(table).\(column) rowid \(rowid.map(String.init) ?? "-")"
+    }
+
+    /// What decoding one BLOB gave: its outcome, its record, a stderr line, and the report or error
+    /// behind them (nil for a plain property list) for `--format sarif`.
+    fileprivate typealias Inspected = (outcome: BatchOutcome, record: [UInt8], message: String?,
+                                   evaluated: Result<ValidationReport, ArchiveGateError>?)
 
     /// Scans every table; prints records, progress and the summary; returns the summary. SQLite is
     /// read on this thread; the BLOBs it finds are decoded `jobs` at a time in chunks (at most
     /// `chunkHits` BLOBs or `chunkBytes` bytes held at once), and each chunk's records are written
-    /// in database order, so the output does not depend on `jobs`.
-    func scan(inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter = PlainJSONFilter(), jobs: Int = 1) throws -> BatchSummary {
+    /// in database order, so the output does not depend on `jobs`. With `sarif`, each BLOB's
+    /// report or error goes into the log (in the same order) instead of a record.
+    func scan(inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter = PlainJSONFilter(), jobs: Int = 1,
+              sarif: (log: SarifLog, database: String)? = nil) throws -> BatchSummary {
         let progress = ProgressLine(totalFiles: tables.reduce(0) { $0 + $1.rows }, totalBytes: 0, unit: "rows")
         var summary = BatchSummary()
         var rowsScanned = 0
@@ -96,7 +116,16 @@ struct DatabaseScanner {
         func drain() {
             let results = Self.inspect(pending, inspector: inspector, mode: mode, filter: filter, jobs: jobs)
             for (hit, result) in zip(pending, results) {
-                Terminal.writeStdout(result.record)
+                if let sarif {
+                    let origin = SarifLog.Origin.cell(database: sarif.database, table: hit.table, column: hit.column, rowid: hit.rowid)
+                    switch result.evaluated {
+                    case .success(let report): sarif.log.add(report, from: origin)
+                    case .failure(let error): sarif.log.add(error, from: origin)
+                    case nil: break
+                    }
+                } else {
+                    Terminal.writeStdout(result.record)
+                }
                 if let message = result.message { progress.message("\(hit.label): \(message)") }
                 summary.add(result.outcome, bytes: hit.bytes.count)
             }
@@ -114,12 +143,7 @@ struct DatabaseScanner {
                             summary.add(.skipped, bytes: row.size(index + 1))
                             continue
                         }
-                        let origin: KeyValuePairs<String, BatchRecord.OriginValue> = [
-                            "table": .text(table.name), "column": .text(column),
-                            "rowid": row.integer(0).map { .integer($0) } ?? .null,
-                        ]
-                        pending.append(Hit(bytes: bytes, origin: origin,
-                                           label: "\(table.name).\(column) rowid \(row.integer(0).map(String.init) ?? "-")"))
+                        pending.append(Hit(bytes: bytes, table: table.name, column: column, rowid: row.integer(0)))
                         pendingBytes += bytes.count
                         if pending.count >= chunkHits || pendingBytes >= chunkBytes { drain() }
                     }
@@ -127,7 +151,9 @@ struct DatabaseScanner {
                     return true
                 }
             } catch {
-                progress.message("table '\(table.name)' could not be read: \(error)")
+                let line = "table '\(table.name)' could not be read: \(error)"
+                progress.message(line)
+                sarif?.log.notifyUnreadable(line)
                 summary.add(.unreadable, bytes: 0)
             }
             drain()
@@ -137,12 +163,16 @@ struct DatabaseScanner {
         for line in summary.lines(acceptedWord: "converted", seconds: progress.elapsed, unit: "BLOBs") {
             progress.message(line)
         }
+        if let reason = summary.noteNoArchive(unit: "BLOBs") {
+            progress.message("summary: " + reason)
+            sarif?.log.notifyNothingScanned(reason)
+        }
         return summary
     }
 
     /// Decodes a chunk of BLOBs on up to `jobs` threads; results in the chunk's order.
     private static func inspect(_ hits: [Hit], inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter,
-                                jobs: Int) -> [(outcome: BatchOutcome, record: [UInt8], message: String?)] {
+                                jobs: Int) -> [Inspected] {
         let results = ResultSlots(count: hits.count)
         DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, hits.count))) { worker in
             var position = worker
@@ -157,7 +187,7 @@ struct DatabaseScanner {
 
     /// Decodes one candidate BLOB: the record (report and JSON, or error) and a stderr line if it failed.
     private static func inspect(_ bytes: [UInt8], inspector: ArchiveInspector, mode: OutputMode, filter: PlainJSONFilter,
-                                origin: KeyValuePairs<String, BatchRecord.OriginValue>) -> (BatchOutcome, [UInt8], String?) {
+                                origin: KeyValuePairs<String, BatchRecord.OriginValue>) -> Inspected {
         do throws(ArchiveGateError) {
             let inspection: Inspection
             do throws(ArchiveGateError) {
@@ -166,23 +196,25 @@ struct DatabaseScanner {
                 guard Verdict(error) == .plist else { throw error }
                 var record = BatchRecord(origin: origin, verdict: .plist, status: "plist")
                 record.append(json: try inspector.convertPropertyList(ByteStorage(bytes)))
-                return (.verdict(.plist, code: nil), record.line, nil)
+                return (.verdict(.plist, code: nil), record.line, nil, nil)
             }
             let report = inspection.report
             if let json = inspection.json {
                 var record = BatchRecord(origin: origin, verdict: report.verdict, status: "converted")
                 record.append(report: report)
                 record.append(json: filter.isIdentity ? json : filter.apply(json, pretty: false))
-                return (BatchOutcome.of(report), record.line, Terminal.verdictLine(report))
+                return (BatchOutcome.of(report), record.line, Terminal.verdictLine(report), .success(report))
             }
             var record = BatchRecord(origin: origin, verdict: report.verdict, status: report.verdict.name)
             record.append(report: report)
-            return (BatchOutcome.of(report), record.line, Terminal.verdictLine(report))
+            return (BatchOutcome.of(report), record.line, Terminal.verdictLine(report), .success(report))
         } catch {
             let verdict = Verdict(error)
             var record = BatchRecord(origin: origin, verdict: verdict, status: verdict.name)
             record.append(error: error)
-            return (BatchOutcome.failure(error), record.line, Terminal.failure(error))
+            let outcome = BatchOutcome.failure(error)
+            if case .skipped = outcome { return (outcome, record.line, Terminal.failure(error), nil) }
+            return (outcome, record.line, Terminal.failure(error), .failure(error))
         }
     }
 }
@@ -190,15 +222,15 @@ struct DatabaseScanner {
 /// One result per chunk position, filled by the decoding threads (each position by one thread).
 private final class ResultSlots: @unchecked Sendable {
     private let lock = NSLock()
-    private var slots: [(outcome: BatchOutcome, record: [UInt8], message: String?)?]
+    private var slots: [DatabaseScanner.Inspected?]
 
     init(count: Int) { slots = Array(repeating: nil, count: count) }
 
-    func set(_ position: Int, _ result: (BatchOutcome, [UInt8], String?)) {
+    func set(_ position: Int, _ result: DatabaseScanner.Inspected) {
         lock.withLock { slots[position] = result }
     }
 
-    var values: [(outcome: BatchOutcome, record: [UInt8], message: String?)] {
+    var values: [DatabaseScanner.Inspected] {
         lock.withLock { slots.map { $0! } }
     }
 }

@@ -11,7 +11,8 @@ struct ScanDBCommand: ParsableCommand {
         discussion: """
         Example: archivegate scan-db --allow-any-class --jobs 4 --class-names drop sms.db
         Each record: {"table","column","rowid","status","report","json"} (converted), or "error" (malformed).
-        BLOBs that are not property lists are counted as skipped; a summary ends on stderr; exit is the worst code.
+        BLOBs that are not property lists are counted as skipped; a summary ends on stderr; exit is the worst code
+        (4 when no BLOB was an archive or property list). --format sarif: one SARIF 2.1.0 log instead of the records.
         A locked or WAL-mode database is scanned through a private copy; the original is never written.
         """
     )
@@ -22,6 +23,9 @@ struct ScanDBCommand: ParsableCommand {
     var mode: OutputMode = .plain
 
     @OptionGroup var switches: OutputSwitches
+
+    @Option(name: .long, help: ReportFormat.help)
+    var format: ReportFormat = .jsonl
 
     @Option(name: .long, help: ArgumentHelp("BLOBs decoded in parallel (default: the number of cores); the output order stays the database's.", valueName: "n"))
     var jobs: Int?
@@ -58,14 +62,17 @@ struct ScanDBCommand: ParsableCommand {
             Terminal.error("\(file): not a readable SQLite database: \(error)")
             throw CLIExit.malformed
         }
+        let sarif = format == .sarif ? SarifLog() : nil
         let summary: BatchSummary
         do {
             summary = try scanner.scan(inspector: decode.inspector(policy), mode: mode, filter: switches.filter,
-                                       jobs: jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount))
+                                       jobs: jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount),
+                                       sarif: sarif.map { ($0, file) })
         } catch {
             Terminal.error("\(file): scan stopped: \(error)")
             throw CLIExit.malformed
         }
+        if let sarif { Terminal.writeStdout(sarif.document(exitCode: summary.worstExitCode)) }
         if summary.worstExitCode != 0 { throw ExitCode(summary.worstExitCode) }
     }
 }
