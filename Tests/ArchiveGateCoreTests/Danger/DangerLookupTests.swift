@@ -33,7 +33,7 @@ import Testing
         #expect(finding.matched == "NSSortDescriptor")
         #expect(finding.keyPaths == ["name"])
         #expect(!finding.acknowledged)
-        let gate = try Inspect.report(Self.sortDescriptor(named: name), policy: Inspect.policy(#"{"allow": ["any"], "inspection": false}"#))
+        let gate = try Inspect.report(Self.sortDescriptor(named: name), policy: Inspect.policy(#"{"allow": ["*"], "inspection": false}"#))
         #expect(!gate.valid)
     }
 
@@ -138,7 +138,7 @@ import Testing
         let written = try KeyedArchive(plist: PropertyList.read(try #require(predicate.archive)))
         #expect(written.classes.first { $0.name == "NSComparisonPredicate" }?.claimedChain == ["NSComparisonPredicate", "NSPredicate", "NSObject"])
         // Under a gate policy the smuggling object is refused, not written.
-        let gate = try ArchiveSanitizer(inspector: ArchiveInspector(policy: Inspect.policy(#"{"allow": ["any"], "inspection": false}"#))).sanitize(bytes)
+        let gate = try ArchiveSanitizer(inspector: ArchiveInspector(policy: Inspect.policy(#"{"allow": ["*"], "inspection": false}"#))).sanitize(bytes)
         #expect(gate.archive == nil)
     }
 
