@@ -38,7 +38,8 @@ public enum Verdict: Hashable, Sendable, CustomStringConvertible {
         /// The input holds bytes the property list does not account for, from this byte offset
         /// (`PropertyList.unaccountedByteOffset`): a gap in a binary plist's object area, or
         /// anything but whitespace and comments after an XML plist's `</plist>`. Foundation reads
-        /// the archive and ignores them; ArchiveGate did not check what they hold.
+        /// the archive and ignores them; ArchiveGate did not check what they hold. (A plain property
+        /// list, verdict `plist`, is not checked for them: it is converted as data, not admitted.)
         case unaccountedBytes(offset: Int)
 
         /// A stable code: the limit's error code, `danger.nested_archive`, `batch.no_archive`,

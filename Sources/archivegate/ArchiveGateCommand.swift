@@ -8,8 +8,9 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         commandName: "archivegate",
         abstract: "Decode untrusted NSKeyedArchiver archives under a class policy, without instantiating anything.",
         discussion: """
-        Exit codes: 0 valid/converted, 1 rejected by policy, 2 malformed input or limit exceeded, 64 usage, \
-        69 `serve` without archivegate-server beside archivegate.
+        Exit codes (by verdict): 0 accepted, redacted or plain property list, 1 rejected or accepted with findings, \
+        2 malformed input (or a failed fetch), 3 inconclusive (a limit, an undecoded nested archive, bytes the \
+        property list does not account for), 64 usage, 69 `serve` without archivegate-server beside archivegate.
         """,
         version: ArchiveGateVersion.string,
         subcommands: [ValidateCommand.self, ConvertCommand.self, EncodeCommand.self, SanitizeCommand.self, ScanDBCommand.self, FetchCommand.self, PolicyCommand.self, ServeCommand.self, HashKeyCommand.self]

@@ -38,7 +38,9 @@ extension Terminal {
         case .acceptedWithFindings(let count): "accepted with \(count) unacknowledged finding\(count == 1 ? "" : "s"), not valid"
         case .inconclusive(.unaccountedBytes(let offset)):
             "inconclusive: plist.unaccounted_bytes at byte \(offset): the input holds bytes the property list does not account for"
-        case .inconclusive(let why): "inconclusive: \(why): a nested archive was not decoded (--nested checks it)"
+        case .inconclusive(.nestedArchiveNotDecoded):
+            "inconclusive: danger.nested_archive: a nested archive was not decoded (--nested checks it)"
+        case .inconclusive(let why): "inconclusive: \(why)"
         case .malformed: nil
         }
     }

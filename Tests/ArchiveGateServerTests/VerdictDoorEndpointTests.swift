@@ -99,6 +99,13 @@ import Testing
             let convert = try await TestServer.send("/v1/convert", port: port, key: key, body: bytes)
             #expect(convert.status == (Self.convertReleases.contains(row.verdict) ? 200 : 422), "convert: \(convert.text.prefix(300))")
             #expect(convert.headers.first(name: "X-ArchiveGate-Verdict") == row.verdict)
+            if convert.status == 422 {
+                // The problem's violations are the report's (one writer): same codes and pointers.
+                let reported = (validate.json["violations"] as? [[String: Any]] ?? []).map { "\($0["code"] ?? "") \($0["path"] ?? "")" }
+                let problem = (convert.json["violations"] as? [[String: Any]] ?? []).map { "\($0["code"] ?? "") \($0["path"] ?? "")" }
+                #expect(problem == reported)
+                #expect(convert.json["violationsTruncated"] as? Bool == false)
+            }
 
             let sanitize = try await TestServer.send("/v1/sanitize", port: port, key: key, body: bytes)
             #expect(sanitize.status == (Self.sanitizeReleases.contains(row.verdict) ? 200 : 422), "sanitize: \(sanitize.text.prefix(300))")

@@ -43,10 +43,15 @@ extension ValidationReport {
     /// `,"violations":[…],"violationsTruncated":<bool>`: the report's last two members, also for a
     /// document that carries them beside the report (the sanitize envelope).
     public func writeViolationMembers(to json: inout JSONDocumentWriter) {
+        Self.writeViolationMembers(violations, truncated: violationsTruncated, to: &json)
+    }
+
+    /// `,"violations":[…],"violationsTruncated":<bool>` for `violations` (a `policy.rejected` problem document).
+    public static func writeViolationMembers(_ violations: [Violation], truncated: Bool, to json: inout JSONDocumentWriter) {
         json.raw(",\"violations\":")
-        Self.writeArray(violations, to: &json) { Self.write($0, to: &$1) }
+        writeArray(violations, to: &json) { write($0, to: &$1) }
         json.raw(",\"violationsTruncated\":")
-        json.bool(violationsTruncated)
+        json.bool(truncated)
     }
 
     private static func write(_ entry: ValidationReport.ClassEntry, to json: inout JSONDocumentWriter) {

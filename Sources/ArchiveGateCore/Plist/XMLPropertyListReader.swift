@@ -147,8 +147,8 @@ extension XMLPropertyListReader.Scanner {
     typealias Element = XMLPropertyListReader.Element
     typealias Frame = XMLPropertyListReader.Frame
 
-    /// Reads the whole document: prolog, `<plist>` with exactly one value, then only whitespace and
-    /// comments. One loop handles every tag between; it never recurses.
+    /// Reads the whole document: prolog, `<plist>` with exactly one value; after `</plist>`, whitespace
+    /// and comments are skipped and the first other byte is recorded (`unaccountedByteOffset`). One loop handles every tag between; it never recurses.
     mutating func readDocument() throws(PropertyListError) {
         try readProlog()
         let rootPosition = position

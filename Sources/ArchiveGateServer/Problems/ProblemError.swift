@@ -41,9 +41,21 @@ public struct ProblemError: Error, Sendable {
                 violations: violations, violationsTruncated: violationsTruncated)
     }
 
-    /// Renders the problem as `application/problem+json` with sorted keys (stable on Linux).
+    /// Renders the problem as `application/problem+json` with sorted keys (stable on Linux). The
+    /// violations (`policy.rejected`, the last members in key order) are written by the core's one
+    /// report writer, not encoded a second way.
     public func response(requestId: String) -> Response {
-        let body = (try? JSONEncoder.sorted.encode(problem(requestId: requestId))) ?? Data("{}".utf8)
+        var document = problem(requestId: requestId)
+        document.violations = nil
+        document.violationsTruncated = nil
+        var body = Array((try? JSONEncoder.sorted.encode(document)) ?? Data("{}".utf8))
+        if let violations, body.last == UInt8(ascii: "}") {
+            var members = JSONDocumentWriter(capacity: 256 * violations.count + 64)
+            ValidationReport.writeViolationMembers(violations, truncated: violationsTruncated ?? false, to: &members)
+            body.removeLast()
+            body += members.bytes
+            body.append(UInt8(ascii: "}"))
+        }
         var fields = headers
         fields[.contentType] = "application/problem+json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
