@@ -10,7 +10,7 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         discussion: """
         Exit codes (by verdict): 0 accepted, redacted or plain property list, 1 rejected or accepted with findings, \
         2 malformed input (or a failed fetch), 3 inconclusive (a limit, an undecoded nested archive, bytes the \
-        property list does not account for), 64 usage, 69 `serve` without archivegate-server beside archivegate.
+        property list does not account for), 4 nothing scanned (no archive found), 64 usage, 74 stdout refused the output, 69 `serve` without archivegate-server beside archivegate.
         """,
         version: ArchiveGateVersion.string,
         subcommands: [ValidateCommand.self, ConvertCommand.self, EncodeCommand.self, SanitizeCommand.self, ScanDBCommand.self, FetchCommand.self, PolicyCommand.self, ServeCommand.self, HashKeyCommand.self]
