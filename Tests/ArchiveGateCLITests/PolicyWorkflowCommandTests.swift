@@ -47,11 +47,11 @@ import Testing
         #expect(result.stdout.contains(Self.memoClass))
     }
 
-    @Test func aFolderWithNoArchiveIsInconclusive() throws {
+    @Test func aFolderWithNoArchiveIsNothingScanned() throws {
         let directory = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try CLIRunner.run(["policy", "suggest", directory.path])
-        #expect(result.status == 3)
+        #expect(result.status == 4)  // inconclusive, batch.no_archive: nothing scanned, as a batch
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "archivegate: no sample archive found: batch.no_archive\n")
     }

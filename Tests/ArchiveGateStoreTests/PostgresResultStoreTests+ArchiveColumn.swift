@@ -18,7 +18,7 @@ struct PostgresArchiveColumnTests {
 
         let role = "agtest_noarchive_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
         let columns = "id, tenant, created_at, expires_at, sha256, size, source, mode, etag, has_json, stored_bytes, report, "
-            + "converted_json, policy_digest, sanitized, has_archive"
+            + "converted_json, policy_digest, sanitized, has_archive, name"
         try await Self.withClient(database.configuration) { client in
             for statement in [
                 "CREATE ROLE \(role) LOGIN",
