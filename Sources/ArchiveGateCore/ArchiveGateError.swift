@@ -5,6 +5,8 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
     case propertyList(PropertyListError)
     /// The property list is not a well-formed keyed archive (or a walk limit was exceeded).
     case archive(ArchiveError)
+    /// The bytes are an `NSArchiver` typedstream that could not be read (or exceed a reader limit).
+    case typedStream(TypedStreamError)
 
     /// A decode error's stable code: the plist reader's or the archive walk's. The codes themselves
     /// are listed once, in `PropertyListError.Code` and `ArchiveError.Code`; a new constant there is
@@ -13,18 +15,21 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
         private enum Base: Hashable, Sendable {
             case propertyList(PropertyListError.Code)
             case archive(ArchiveError.Code)
+            case typedStream(TypedStreamError.Code)
         }
 
         private let base: Base
 
         public init(_ code: PropertyListError.Code) { base = .propertyList(code) }
         public init(_ code: ArchiveError.Code) { base = .archive(code) }
+        public init(_ code: TypedStreamError.Code) { base = .typedStream(code) }
 
         /// The stable identifier, e.g. `plist.truncated`.
         public var rawValue: String {
             switch base {
             case .propertyList(let code): code.rawValue
             case .archive(let code): code.rawValue
+            case .typedStream(let code): code.rawValue
             }
         }
 
@@ -37,6 +42,8 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
                 [.inputTooLarge, .objectLimitExceeded, .depthLimitExceeded, .stringTooLarge, .dataTooLarge].contains(code)
             case .archive(let code):
                 [.depthLimitExceeded, .outputLimitExceeded, .objectLimitExceeded, .timeBudgetExceeded].contains(code)
+            case .typedStream(let code):
+                code.isLimit
             }
         }
 
@@ -49,6 +56,7 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .propertyList(let error): Code(error.code)
         case .archive(let error): Code(error.code)
+        case .typedStream(let error): Code(error.code)
         }
     }
 
@@ -57,6 +65,7 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .propertyList(let error): error.location
         case .archive(let error): "at \(error.path.isEmpty ? "/" : error.path)"
+        case .typedStream(let error): "at byte \(error.offset)"
         }
     }
 
@@ -64,6 +73,7 @@ public enum ArchiveGateError: Error, Hashable, Sendable, CustomStringConvertible
         switch self {
         case .propertyList(let error): error.message
         case .archive(let error): error.message
+        case .typedStream(let error): error.message
         }
     }
 

@@ -92,6 +92,8 @@ final class SarifLog: @unchecked Sendable {
             result.line = failure.line
         case .archive(let failure):
             result.pointer = failure.path
+        case .typedStream(let failure):
+            result.byteOffset = failure.offset
         }
         append([result])
     }
