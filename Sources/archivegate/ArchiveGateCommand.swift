@@ -25,6 +25,22 @@ struct ArchiveGateCommand: AsyncParsableCommand {
         }
         // After the hand-over: an ignored signal stays ignored across exec, and the server is its own.
         StandardStreams.ignoreBrokenPipes()
-        await main(arguments)
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            // `--help` and `--version` are "errors" that exit 0 with text for stdout. ArgumentParser
+            // prints them with `print`, which ignores a closed pipe; written here, a refused stdout
+            // exits 74 as every other output does.
+            if exitCode(for: error) == .success {
+                Terminal.writeStdout(Array((fullMessage(for: error) + "\n").utf8))
+                exit(withError: nil)
+            }
+            exit(withError: error)
+        }
     }
 }

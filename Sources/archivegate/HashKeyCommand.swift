@@ -16,6 +16,6 @@ struct HashKeyCommand: ParsableCommand {
         guard let key = key ?? readLine(strippingNewline: true), !key.isEmpty else {
             throw ValidationError("no key given (pass it as an argument or on standard input)")
         }
-        print(APIKeyHash(key: key).hex)
+        Terminal.writeStdout(Array((APIKeyHash(key: key).hex + "\n").utf8))
     }
 }

@@ -189,9 +189,19 @@ import Glibc
         let folder = try CLIRunner.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try CLIRunner.write(try CLITests.archive(Array(repeating: "row", count: 20_000) as NSArray), named: "big.archive", in: folder)
+        try expectExit74(arguments: command + [input])
+    }
+
+    /// Help, the version and hash-key print through the same stdout writer as the rest.
+    @Test(arguments: [["--help"], ["--version"], ["validate", "--help"], ["hash-key", "a-key"]])
+    func aClosedStdoutExits74WithoutInput(command: [String]) throws {
+        try expectExit74(arguments: command)
+    }
+
+    private func expectExit74(arguments: [String]) throws {
         let process = Process()
         process.executableURL = CLIRunner.binary
-        process.arguments = command + [input]
+        process.arguments = arguments
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
