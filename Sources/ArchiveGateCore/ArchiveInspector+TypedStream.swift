@@ -57,23 +57,38 @@ extension ArchiveConversion {
         for (index, uid) in typedStream.uids.enumerated() { streamIndex[uid] = index }
         var targets = redactions.objects
         for entry in archive.top where redactions.topNames.contains(entry.name) { targets.insert(entry.uid) }
+        // Each owner's references read once (a site count may be as large as the archive).
+        var referencesByOwner = [Int: [Int64: Int]]()
+        func key(_ pair: Int, _ element: Int) -> Int64 { Int64(pair) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: element))) }
         for site in redactions.sites {
             let owner = Int(site.uid)
-            if let reference = archive.fieldReferences(of: owner).first(where: { $0.pair == Int(site.pair) && ($0.element ?? -1) == Int(site.element) }) {
-                targets.insert(streamIndex[reference.target] == nil ? owner : reference.target)
+            if referencesByOwner[owner] == nil {
+                var references = [Int64: Int]()
+                for reference in archive.fieldReferences(of: owner) { references[key(reference.pair, reference.element ?? -1)] = reference.target }
+                referencesByOwner[owner] = references
+            }
+            if let target = referencesByOwner[owner]?[key(Int(site.pair), Int(site.element))] {
+                targets.insert(streamIndex[target] == nil ? owner : target)
             }
         }
+        // An added object: the stream objects that refer to it (one pass over their references).
+        var holders: [Int: [Int]]?
         var redacted = Set<Int>()
         for target in targets where target != 0 {
             if let index = streamIndex[target] {
                 redacted.insert(index)
-            } else {
-                // An added object: redact the stream objects that refer to it.
-                for (index, uid) in typedStream.uids.enumerated()
-                where archive.fieldReferences(of: uid).contains(where: { $0.target == target }) {
-                    redacted.insert(index)
-                }
+                continue
             }
+            if holders == nil {
+                var found = [Int: [Int]]()
+                for (index, uid) in typedStream.uids.enumerated() {
+                    for reference in archive.fieldReferences(of: uid) where streamIndex[reference.target] == nil {
+                        found[reference.target, default: []].append(index)
+                    }
+                }
+                holders = found
+            }
+            redacted.formUnion(holders?[target] ?? [])
         }
         return redacted
     }

@@ -48,6 +48,19 @@ import Testing
         #expect(objects[0 ..< 4].allSatisfy { $0["$redacted"] == nil && $0["groups"] != nil })
     }
 
+    /// Several runs put their dictionaries in an NSArray the lowering adds (as NSKeyedArchiver
+    /// does): part of the attributed string's shape, it needs no entry in the policy, exactly as in
+    /// a keyed archive.
+    @Test func theArrayTheLoweringAddsNeedsNoPolicyEntry() throws {
+        let body = TypedStreamBytes.messageBody("ab", split: 1)
+        let policy = Inspect.policy(#"{"allow": [\#(Self.bodyClasses), "NSNumber"]}"#)
+        let inspection = try ArchiveInspector(policy: policy).convert(body, mode: .plain)
+        #expect(inspection.report.verdict == .accepted)
+        #expect(inspection.json.map { String(decoding: $0, as: UTF8.self) } == """
+            {"root":[{"text":"a","attributes":{"__kIMMessagePartAttributeName":0}},{"text":"b","attributes":{"__kIMMessagePartAttributeName":1}}]}
+            """)
+    }
+
     @Test func aDangerCatalogueClassIsAFinding() throws {
         let bytes = TypedStreamBytes.messageBody("x", valueClass: "NSPredicate")
         let report = try Inspect.report(bytes)

@@ -87,30 +87,34 @@ struct TypedStreamBytes {
 
     /// An iMessage-style body: an NSMutableAttributedString of `text` with one run whose attribute
     /// dictionary holds `__kIMMessagePartAttributeName` = `part` (an NSNumber), or whose one value
-    /// is an object of class `valueClass` (a made-up class with one `i` group) when given.
-    static func messageBody(_ text: String, part: Int = 0, valueClass: String? = nil) -> [UInt8] {
+    /// is an object of class `valueClass` (a made-up class with one `i` group) when given. With
+    /// `split`, two runs: the first `split` UTF-16 units as part 0, the rest as part 1.
+    static func messageBody(_ text: String, part: Int = 0, valueClass: String? = nil, split: Int? = nil) -> [UInt8] {
         var stream = TypedStreamBytes()
         stream.group("@")
         stream.beginObject(["NSMutableAttributedString", "NSAttributedString", "NSObject"])
         stream.stringObject(text, mutable: true)
-        stream.group("iI")
-        stream.integer(1)
-        stream.integer(text.utf16.count)
-        stream.group("@")
-        stream.beginObject(["NSDictionary", "NSObject"])
-        stream.group("i")
-        stream.integer(1)
-        stream.stringObject("__kIMMessagePartAttributeName")
-        if let valueClass {
+        let runs = split.map { [($0, 0), (text.utf16.count - $0, 1)] } ?? [(text.utf16.count, part)]
+        for (index, run) in runs.enumerated() {
+            stream.group("iI")
+            stream.integer(index + 1)
+            stream.integer(run.0)
             stream.group("@")
-            stream.beginObject([valueClass, "NSObject"])
+            stream.beginObject(["NSDictionary", "NSObject"])
             stream.group("i")
-            stream.integer(part)
+            stream.integer(1)
+            stream.stringObject("__kIMMessagePartAttributeName")
+            if let valueClass {
+                stream.group("@")
+                stream.beginObject([valueClass, "NSObject"])
+                stream.group("i")
+                stream.integer(run.1)
+                stream.end()
+            } else {
+                stream.numberObject(run.1)
+            }
             stream.end()
-        } else {
-            stream.numberObject(part)
         }
-        stream.end()
         stream.end()
         return stream.bytes
     }
