@@ -162,13 +162,16 @@ import Testing
         #expect(throws: Never.self) { try TypedStreamLowering.keyedArchive(from: maker.graph, maxObjects: 9) }
     }
 
-    /// Several top-level values are `$top` entries `root`, `1`, …; scalars are inline.
+    /// Several top-level values are `$top` entries `root`, `1`, …, arrays spread; a scalar root is
+    /// an `$objects` entry by reference (as NSKeyedArchiver writes a root number), not a violation.
     @Test func severalTopLevelValues() throws {
         var maker = TypedStreamGraphMaker()
         let text = maker.string("x")
-        maker.graph.top = [TypedStreamGroup(encoding: "@i", values: [.object(text), .signed(1)], offset: 0),
-                           TypedStreamGroup(encoding: "d", values: [.double(2.5)], offset: 0)]
+        maker.graph.top = [TypedStreamGroup(encoding: "i@", values: [.signed(1), .object(text)], offset: 0),
+                           TypedStreamGroup(encoding: "d", values: [.double(2.5)], offset: 0),
+                           TypedStreamGroup(encoding: "[2i]", values: [.array([.signed(3), .signed(4)])], offset: 0)]
         let json = try Self.plain(maker)
-        #expect(json == #"{"root":"x","1":1,"2":2.5}"#)
+        #expect(json == #"{"root":1,"1":"x","2":2.5,"3":3,"4":4}"#)
+        #expect(try Inspect.report(maker.keyedBytes()).violations.isEmpty)
     }
 }

@@ -9,7 +9,7 @@
 /// The archive is built as a property list (`KeyedArchiveBuilder`), written as `bplist00` and read
 /// back with `PropertyList.read` and `KeyedArchive(plist:maxObjects:)`, so it is checked exactly
 /// as a keyed archive from outside is. The top-level values are `$top` entries `root`, `1`, `2` …
-/// (an object by UID, a scalar inline).
+/// (each a reference: a scalar is an `$objects` entry, as NSKeyedArchiver writes a root number).
 public enum TypedStreamLowering {
     /// The keyed archive for `graph`, and the UID each stream object became (`uids[i]` for
     /// `graph.objects[i]`). More than `maxObjects` entries in `$objects` (as `KeyedArchive` counts them:
@@ -75,9 +75,17 @@ struct TypedStreamLowerer {
         for index in graph.objects.indices {
             builder.set(uids[index], to: lowered(graph.objects[index]))
         }
-        var top = [PropertyListValue.Entry]()
+        // Every top-level value its own entry (arrays spread too: `$top` holds no containers), a
+        // scalar as an `$objects` entry by reference, as NSKeyedArchiver writes a root number.
+        var values = [TypedStreamValue]()
         for value in Self.flattened(graph.top.flatMap(\.values)) {
-            top.append(PropertyListValue.Entry(key: top.isEmpty ? "root" : String(top.count), value: plistValue(value)))
+            if case .array(let elements) = value { values += elements } else { values.append(value) }
+        }
+        var top = [PropertyListValue.Entry]()
+        for value in values {
+            var lowered = plistValue(value)
+            if case .uid = lowered {} else { lowered = .uid(builder.add(lowered)) }
+            top.append(PropertyListValue.Entry(key: top.isEmpty ? "root" : String(top.count), value: lowered))
         }
         return top
     }
