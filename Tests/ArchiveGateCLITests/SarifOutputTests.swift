@@ -115,8 +115,8 @@ import Testing
         let result = try CLIRunner.runToFiles(["scan-db", "--format", "sarif", "--jobs", "2", path])
         #expect(result.status == 2, "\(result.stderr.suffix(300))")
         let log = try Log(result.stdout)
-        #expect(log.ruleIDs == ["archive.typedstream_not_supported", "plist.truncated", "policy.class_not_allowed"])
-        // The 15 rejected memos (one violation each), 5 truncated plists, 5 typedstreams.
+        #expect(log.ruleIDs == ["plist.truncated", "policy.class_not_allowed", "typedstream.truncated"])
+        // The 15 rejected memos (one violation each), 5 truncated plists, 5 truncated typedstreams.
         #expect(log.results.count == 25)
         #expect(log.results.allSatisfy { Log.uri($0) == "file://" + path && $0["level"] as? String == "error" })
         let memo = try #require(log.results.first { $0["ruleId"] as? String == "policy.class_not_allowed" })
