@@ -13,6 +13,8 @@ public struct ArchiveConversion {
     let evaluation: PolicyEvaluation
     let policy: Policy
     let deadline: DecodeDeadline
+    /// The stream a typedstream's archive was lowered from: typed mode renders it instead.
+    var typedStream: LoweredTypedStream?
 
     /// The policy's verdict and findings.
     public var report: ValidationReport { evaluation.report }
@@ -30,7 +32,8 @@ public struct ArchiveConversion {
     /// The whole document in memory (`pretty`: indented; the caller applies output switches).
     public func renderWhole(mode: OutputMode, pretty: Bool) throws(ArchiveGateError) -> [UInt8] {
         do throws(ArchiveError) {
-            let json = try render(archive, evaluation, mode: mode, sink: nil, chunkSize: 0)
+            let json = try mode == .typed && typedStream != nil ? renderTypedStream()
+                : render(archive, evaluation, mode: mode, sink: nil, chunkSize: 0)
             try deadline.check("rendering")
             return pretty ? JSONPrettyPrinter.format(json) : json
         } catch {
@@ -46,6 +49,13 @@ public struct ArchiveConversion {
                        to sink: JSONStreamSink, chunkSize: Int = 64 << 10) throws(ArchiveGateError) -> Bool {
         let pipeline = JSONStreamPipeline(filter: mode == .plain ? filter : PlainJSONFilter(), pretty: pretty, sink: sink)
         do throws(ArchiveError) {
+            if mode == .typed, typedStream != nil {
+                // Rendered whole (within the output budget), then handed over as one chunk.
+                let json = try renderTypedStream()
+                try deadline.check("rendering")
+                _ = json.withUnsafeBufferPointer { pipeline.consume($0) }
+                return pipeline.isStopped ? false : pipeline.finish()
+            }
             // The deadline is checked inside, before the last chunk goes.
             _ = try render(archive, evaluation, mode: mode, sink: pipeline, chunkSize: chunkSize)
             if pipeline.isStopped { return false }

@@ -23,6 +23,8 @@ public struct Inspection: Sendable {
 ///
 ///     bytes ─▶ PropertyList.read      binary or XML; flat, bounds-checked, size/count limits
 ///           ─▶ KeyedArchive.init      $top, $objects, class records; every UID checked once
+///              (a typedstream instead: TypedStreamReader ─▶ TypedStreamLowering, the keyed
+///              objects NSKeyedArchiver writes for its classes, read back the same way)
 ///           ─▶ PolicyEvaluator        each object once, each reference site checked; depth limit
 ///           ─▶ Plain/Typed renderer   one growing byte buffer; output byte/node budget; cycles → $ref
 ///
@@ -73,9 +75,10 @@ public struct ArchiveInspector: Sendable {
     /// (`ArchiveConversion.renderWhole`) or stream it (`ArchiveConversion.stream`).
     public func prepareConversion(_ bytes: ByteStorage) throws(ArchiveGateError) -> ArchiveConversion {
         let deadline = DecodeDeadline(milliseconds: policy.limits.maxDecodeMilliseconds)
-        let archive = try decode(bytes, deadline: deadline)
-        let evaluation = try evaluate(archive, deadline: deadline)
-        return ArchiveConversion(archive: archive, evaluation: evaluation, policy: policy, deadline: deadline)
+        let decoded = try decodeInput(bytes, deadline: deadline)
+        let evaluation = try evaluate(decoded.archive, deadline: deadline)
+        return ArchiveConversion(archive: decoded.archive, evaluation: evaluation, policy: policy, deadline: deadline,
+                                 typedStream: decoded.typedStream)
     }
 
     /// Reads and structurally validates an archive under the policy's limits.
@@ -84,20 +87,29 @@ public struct ArchiveInspector: Sendable {
         try decode(ByteStorage(bytes), deadline: deadline)
     }
 
-    /// `decode` of an array or of lent memory (a mapped file), read in place.
+    /// `decode` of an array or of lent memory (a mapped file), read in place. An `NSArchiver`
+    /// typedstream is read and lowered into the keyed archive its objects would be.
     public func decode(_ bytes: ByteStorage, deadline: DecodeDeadline? = nil) throws(ArchiveGateError) -> KeyedArchive {
+        try decodeInput(bytes, deadline: deadline).archive
+    }
+
+    /// `decode`, keeping a typedstream's graph for typed mode.
+    func decodeInput(_ bytes: ByteStorage, deadline: DecodeDeadline?) throws(ArchiveGateError) -> (archive: KeyedArchive, typedStream: LoweredTypedStream?) {
+        if TypedStream.hasHeader(bytes) {
+            let lowered = try decodeTypedStream(bytes, deadline: deadline)
+            return (lowered.archive, lowered)
+        }
         let plist: PropertyList
         do {
             plist = try PropertyList.read(bytes, limits: policy.limits.propertyList)
         } catch {
-            if error.code == .notAPropertyList, TypedStream.hasHeader(bytes) { throw .archive(TypedStream.unsupported) }
             throw .propertyList(error)
         }
         do {
             try deadline?.check("reading the property list")
             let archive = try KeyedArchive(plist: plist, maxObjects: policy.limits.maxObjects)
             try deadline?.check("reading the archive structure")
-            return archive
+            return (archive, nil)
         } catch {
             throw .archive(error)
         }
