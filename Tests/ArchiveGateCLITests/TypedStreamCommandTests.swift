@@ -7,32 +7,33 @@ import Testing
 /// `convert`, `validate` and `sanitize`, folder batches, `--nested` and `scan-db` over a
 /// `chat.db`-shaped database built here. The files are other projects' fixtures
 /// (`../shared/typedstream-corpus`, whose SOURCES.md gives each message's text).
-@Suite(.enabled(if: TypedStreamCorpus.isPresent, Comment(rawValue: TypedStreamCorpus.absent)))
+@Suite(.enabled(if: TypedStreamSamples.isPresent, Comment(rawValue: TypedStreamSamples.absent)))
 struct TypedStreamCommandTests {
     static func json(_ text: some StringProtocol) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
     static func file(_ name: String) throws -> String {
-        let corpusFile = TypedStreamCorpus.root.appendingPathComponent(name)
-        return try CLIRunner.write(try TypedStreamCorpus.bytes(name), named: corpusFile.lastPathComponent, in: try CLIRunner.temporaryDirectory())
+        let corpusFile = TypedStreamSamples.root.appendingPathComponent(name)
+        return try CLIRunner.write(try TypedStreamSamples.bytes(name), named: corpusFile.lastPathComponent, in: try CLIRunner.temporaryDirectory())
     }
 
     /// `convert` of an attributedBody file: the plain JSON's runs carry the message text; validate
     /// accepts it under the default `foundation` policy; typed mode is the lossless stream.
-    @Test(arguments: TypedStreamCorpus.messages)
-    func convertShowsTheMessageText(_ message: TypedStreamCorpus.Message) throws {
+    @Test(arguments: TypedStreamSamples.messages)
+    func convertShowsTheMessageText(_ message: TypedStreamSamples.Message) throws {
         let path = try Self.file(message.file)
         let converted = try CLIRunner.run(["convert", path])
         #expect(converted.status == 0, "\(converted.stderr)")
-        #expect(TypedStreamCorpus.text(ofRuns: try Self.json(converted.stdout)["root"]) == message.text, "\(converted.stdout)")
+        #expect(TypedStreamSamples.text(ofRuns: try Self.json(converted.stdout)["root"]) == message.text, "\(converted.stdout)")
 
         let validated = try CLIRunner.run(["validate", path])
         #expect(validated.status == 0, "\(validated.stdout) \(validated.stderr)")
-        let report = try Self.json(validated.stdout)
+        let report = try #require(try Self.json(validated.stdout)["report"] as? [String: Any], "\(validated.stdout)")
         #expect(report["verdict"] as? String == "accepted")
-        #expect((report["classes"] as? [[String: Any]])?.contains { $0["name"] as? String == "NSString" || $0["name"] as? String == "NSMutableString" } == true,
-                "\(validated.stdout)")
+        let classes = Set((report["classes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
+        #expect(classes.isSuperset(of: ["NSDictionary", "NSNumber"]) && !classes.isDisjoint(with: ["NSAttributedString", "NSMutableAttributedString"]),
+                "the stream's own class names: \(classes)")
 
         let typed = try CLIRunner.run(["convert", "--mode", "typed", path])
         #expect(typed.status == 0, "\(typed.stderr)")
@@ -41,27 +42,31 @@ struct TypedStreamCommandTests {
 
     /// The long message other tools cut short: 2,359 UTF-8 bytes behind 2-byte length prefixes.
     @Test func aLongMessageIsWhole() throws {
-        let converted = try CLIRunner.run(["convert", try Self.file(TypedStreamCorpus.longMessage)])
-        let text = try #require(TypedStreamCorpus.text(ofRuns: try Self.json(converted.stdout)["root"]), "\(converted.stdout.prefix(300))")
-        #expect(text.hasPrefix(TypedStreamCorpus.longMessageStart))
-        #expect(text.utf8.count == TypedStreamCorpus.longMessageUTF8Count)
+        let converted = try CLIRunner.run(["convert", try Self.file(TypedStreamSamples.longMessage)])
+        let text = try #require(TypedStreamSamples.text(ofRuns: try Self.json(converted.stdout)["root"]), "\(converted.stdout.prefix(300))")
+        #expect(text.hasPrefix(TypedStreamSamples.longMessageStart))
+        #expect(text.utf8.count == TypedStreamSamples.longMessageUTF8Count)
     }
 
     /// A nib's AppKit classes: rejected under `foundation`, rendered in inspection mode, redacted
     /// (exit 0, each redaction on stderr) under a redact policy, as for a keyed archive.
     @Test func theClassPolicyAppliesToATypedstream() throws {
-        let path = try Self.file(TypedStreamCorpus.nib)
+        let path = try Self.file(TypedStreamSamples.nib)
         let rejected = try CLIRunner.run(["validate", path])
         #expect(rejected.status == 1)
-        let report = try Self.json(rejected.stdout)
+        let report = try #require(try Self.json(rejected.stdout)["report"] as? [String: Any], "\(rejected.stdout.prefix(300))")
         #expect(report["verdict"] as? String == "rejected")
-        let codes = Set((report["violations"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String })
-        #expect(codes.contains("policy.class_not_allowed"), "\(rejected.stdout.prefix(400))")
-        #expect(rejected.stdout.contains("NSIBObjectData"))
+        let violations = (report["violations"] as? [[String: Any]] ?? []).map { "\($0["code"] ?? "") \($0["path"] ?? "")" }
+        #expect(violations.first == "policy.class_not_allowed /root", "\(violations.prefix(3))")
+        #expect(rejected.stderr.contains("rejected: policy.class_not_allowed at /root: class 'NSIBObjectData' is not allowed by policy 'foundation'"),
+                "\(rejected.stderr)")
 
+        // Inspection renders every class, positional values under "0", "1", … (the custom object's
+        // first value is an NSCustomObject whose first value is its class name).
         let inspected = try CLIRunner.run(["convert", "--allow-any-class", path])
-        #expect(inspected.status == 0, "\(inspected.stderr)")
-        #expect(inspected.stdout.contains(#""$class":"NSIBObjectData""#), "\(inspected.stdout.prefix(300))")
+        let root = try #require(try Self.json(inspected.stdout)["root"] as? [String: Any], "\(inspected.stdout.prefix(300))")
+        #expect(root["$class"] as? String == "NSIBObjectData")
+        #expect((root["0"] as? [String: Any])?["0"] as? String == "FinkWarningDialog", "\(inspected.stdout.prefix(300))")
 
         let policy = try CLIRunner.write(Array(#"{"allow": ["foundation"], "onViolation": "redact"}"#.utf8), named: "redact.json",
                                          in: try CLIRunner.temporaryDirectory())
@@ -74,7 +79,7 @@ struct TypedStreamCommandTests {
     /// `sanitize` writes the keyed archive the typedstream lowers to: converting that archive gives
     /// exactly the typedstream's plain JSON.
     @Test func sanitizeWritesAnEquivalentKeyedArchive() throws {
-        let message = TypedStreamCorpus.messages[2]
+        let message = TypedStreamSamples.messages[2]
         let path = try Self.file(message.file)
         let folder = try CLIRunner.temporaryDirectory()
         let clean = folder.appendingPathComponent("clean.archive").path
@@ -86,13 +91,13 @@ struct TypedStreamCommandTests {
         let fromArchive = try CLIRunner.run(["convert", clean])
         #expect(fromArchive.status == 0, "\(fromArchive.stderr)")
         #expect(fromArchive.stdout == fromStream.stdout)
-        #expect(TypedStreamCorpus.text(ofRuns: try Self.json(fromArchive.stdout)["root"]) == message.text)
+        #expect(TypedStreamSamples.text(ofRuns: try Self.json(fromArchive.stdout)["root"]) == message.text)
     }
 
     /// A malformed typedstream: one stderr line with the `typedstream.*` code and the byte offset,
     /// exit 2, nothing on stdout.
     @Test func aTruncatedTypedstreamIsMalformedWithItsOffset() throws {
-        let bytes = try TypedStreamCorpus.bytes(TypedStreamCorpus.messages[0].file)
+        let bytes = try TypedStreamSamples.bytes(TypedStreamSamples.messages[0].file)
         let path = try CLIRunner.write(Array(bytes.prefix(100)), named: "cut.typedstream", in: try CLIRunner.temporaryDirectory())
         for command in ["convert", "validate", "sanitize"] {
             let result = try CLIRunner.run([command, path])
@@ -113,9 +118,9 @@ struct TypedStreamCommandTests {
     /// source project calls malformed converts in inspection mode; every malformed record names a
     /// `typedstream.*` code and a byte offset.
     @Test func aFolderBatchGivesOneRecordPerTypedstream() throws {
-        let result = try CLIRunner.runToFiles(["convert", "--allow-any-class", "--recursive", "--jobs", "2", TypedStreamCorpus.root.path])
+        let result = try CLIRunner.runToFiles(["convert", "--allow-any-class", "--recursive", "--jobs", "2", TypedStreamSamples.root.path])
         let records = try result.stdout.split(separator: "\n").map { try Self.json($0) }
-        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: TypedStreamCorpus.root.appendingPathComponent("manifest.json"))) as? [[String: Any]])
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: TypedStreamSamples.root.appendingPathComponent("manifest.json"))) as? [[String: Any]])
         let withHeader = manifest.filter { ($0["header"] as? String)?.hasPrefix("v4 ") == true }
         #expect(records.count == withHeader.count, "\(result.stderr.suffix(300))")
         let negative = Set(manifest.filter { $0["negative"] is String }.compactMap { $0["file"] as? String })
@@ -128,6 +133,7 @@ struct TypedStreamCommandTests {
                 #expect(status == "converted", "\(file): \(record["error"] ?? "")")
             }
             if status == "malformed" {
+                #expect(negative.contains(file), "\(file) is malformed, and no source project says so: \(record["error"] ?? "")")
                 let error = try #require(record["error"] as? [String: Any])
                 #expect((error["code"] as? String)?.hasPrefix("typedstream.") == true, "\(file): \(error)")
                 #expect((error["location"] as? String)?.hasPrefix("at byte ") == true, "\(file): \(error)")
@@ -142,25 +148,28 @@ struct TypedStreamCommandTests {
     /// place as `{"$archive": <its runs>}`; without `--nested` it stays data and leaves the verdict
     /// inconclusive (`danger.nested_archive`), as a nested keyed archive does.
     @Test func aTypedstreamInsideNSDataDecodesUnderNested() throws {
-        let message = TypedStreamCorpus.messages[0]
+        let message = TypedStreamSamples.messages[0]
         var builder = KeyedArchiveBuilder()
-        builder.setTop("root", builder.array(of: [builder.add(.data(try TypedStreamCorpus.bytes(message.file)))]))
+        builder.setTop("root", builder.array(of: [builder.add(.data(try TypedStreamSamples.bytes(message.file)))]))
         let path = try CLIRunner.write(builder.binary(), named: "outer.archive", in: try CLIRunner.temporaryDirectory())
 
         let nested = try CLIRunner.run(["convert", "--allow-any-class", "--nested", path])
-        #expect(nested.status == 0, "\(nested.stderr)")
+        #expect(nested.status == 1, "inspection: accepted with the nested-archive finding: \(nested.stderr)")
+        #expect(nested.stderr.contains("accepted with 1 unacknowledged finding"), "\(nested.stderr)")
         let root = try #require(try Self.json(nested.stdout)["root"] as? [[String: Any]], "\(nested.stdout.prefix(300))")
         let inner = try #require(root.first?["$archive"] as? [String: Any], "\(nested.stdout.prefix(300))")
-        #expect(TypedStreamCorpus.text(ofRuns: inner["root"]) == message.text)
+        #expect(TypedStreamSamples.text(ofRuns: inner["root"]) == message.text)
 
         let validated = try CLIRunner.run(["validate", "--allow-any-class", "--nested", path])
-        let report = try Self.json(validated.stdout)
+        let report = try #require(try Self.json(validated.stdout)["report"] as? [String: Any], "\(validated.stdout.prefix(300))")
+        #expect(report["verdict"] as? String == "acceptedWithFindings")
         let findings = report["findings"] as? [[String: Any]] ?? []
         #expect(findings.map { "\($0["code"] ?? "") \($0["path"] ?? "")" } == ["danger.nested_archive /root/0"], "\(validated.stdout.prefix(400))")
 
         let flat = try CLIRunner.run(["validate", "--allow-any-class", path])
         #expect(flat.status == 3, "\(flat.stdout.prefix(300))")
         #expect(try Self.json(flat.stdout)["verdict"] as? String == "inconclusive")
+        #expect(try Self.json(flat.stdout)["verdictReason"] as? String == "danger.nested_archive")
         #expect(flat.stderr.contains("danger.nested_archive"), "\(flat.stderr)")
     }
 
@@ -178,11 +187,11 @@ struct TypedStreamCommandTests {
         try writer.exec("CREATE TABLE handle (ROWID INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL, service TEXT)")
         try writer.insert("INSERT INTO handle (id, service) VALUES (?, ?)", ["+15555550100", "iMessage"])
         var expected: [Int: String] = [:]
-        let bodies = TypedStreamCorpus.messages.map { ($0.file, Optional($0.text)) } + [(TypedStreamCorpus.longMessage, nil)]
+        let bodies = TypedStreamSamples.messages.map { ($0.file, Optional($0.text)) } + [(TypedStreamSamples.longMessage, nil)]
         for (index, (file, text)) in bodies.enumerated() {
             // Since macOS 13 `text` is usually NULL and the message lives only in attributedBody.
             try writer.insert("INSERT INTO message (guid, text, attributedBody, date) VALUES (?, ?, ?, ?)",
-                              ["guid-\(index)", nil, try TypedStreamCorpus.bytes(file), 700_000_000_000_000_000 + index])
+                              ["guid-\(index)", nil, try TypedStreamSamples.bytes(file), 700_000_000_000_000_000 + index])
             expected[index + 1] = text ?? ""
         }
         try writer.insert("INSERT INTO message (guid, text, attributedBody, date) VALUES (?, ?, ?, ?)", ["guid-null", "sent before attributedBody", nil, 1])
@@ -199,9 +208,9 @@ struct TypedStreamCommandTests {
         for record in records {
             let rowid = try #require(record["rowid"] as? Int)
             #expect(record["status"] as? String == "converted", "row \(rowid): \(record["error"] ?? "")")
-            let text = try #require(TypedStreamCorpus.text(ofRuns: (record["json"] as? [String: Any])?["root"]), "row \(rowid)")
+            let text = try #require(TypedStreamSamples.text(ofRuns: (record["json"] as? [String: Any])?["root"]), "row \(rowid)")
             if rowid == bodies.count {
-                #expect(text.hasPrefix(TypedStreamCorpus.longMessageStart) && text.utf8.count == TypedStreamCorpus.longMessageUTF8Count)
+                #expect(text.hasPrefix(TypedStreamSamples.longMessageStart) && text.utf8.count == TypedStreamSamples.longMessageUTF8Count)
             } else {
                 #expect(text == expected[rowid])
             }

@@ -7,25 +7,25 @@ import Testing
 /// Builder nib) through every door of the door table with the verdicts a keyed archive gets, the
 /// inspector's call, and problem+json with the `typedstream.*` code and the byte offset for a
 /// malformed one. The files are other projects' fixtures (`../shared/typedstream-corpus`).
-@Suite(.enabled(if: TypedStreamCorpus.isPresent, Comment(rawValue: TypedStreamCorpus.absent)))
+@Suite(.enabled(if: TypedStreamSamples.isPresent, Comment(rawValue: TypedStreamSamples.absent)))
 struct TypedStreamEndpointTests {
     typealias Row = VerdictDoorEndpointTests.Row
 
-    static let message = TypedStreamCorpus.messages[0]
+    static let message = TypedStreamSamples.messages[0]
 
     /// A keyed archive whose NSData holds the message's typedstream.
     static func typedstreamInData() throws -> [UInt8] {
         var builder = KeyedArchiveBuilder()
-        builder.setTop("root", builder.array(of: [builder.add(.data(try TypedStreamCorpus.bytes(message.file)))]))
+        builder.setTop("root", builder.array(of: [builder.add(.data(try TypedStreamSamples.bytes(message.file)))]))
         return builder.binary()
     }
 
     /// The typed JSON of a typedstream is the stream's own (not a keyed archive's): no encode row.
     static let rows: [Row] = [
-        Row(name: "typedstream message", bytes: { try TypedStreamCorpus.bytes(message.file) }, tenant: .alpha, verdict: "accepted"),
-        Row(name: "typedstream message, any class", bytes: { try TypedStreamCorpus.bytes(message.file) }, tenant: .beta, verdict: "accepted"),
-        Row(name: "typedstream nib", bytes: { try TypedStreamCorpus.bytes(TypedStreamCorpus.nib) }, tenant: .alpha, verdict: "rejected"),
-        Row(name: "typedstream nib, redacted", bytes: { try TypedStreamCorpus.bytes(TypedStreamCorpus.nib) }, tenant: .redactor, verdict: "redacted"),
+        Row(name: "typedstream message", bytes: { try TypedStreamSamples.bytes(message.file) }, tenant: .alpha, verdict: "accepted"),
+        Row(name: "typedstream message, any class", bytes: { try TypedStreamSamples.bytes(message.file) }, tenant: .beta, verdict: "accepted"),
+        Row(name: "typedstream nib", bytes: { try TypedStreamSamples.bytes(TypedStreamSamples.nib) }, tenant: .alpha, verdict: "rejected"),
+        Row(name: "typedstream nib, redacted", bytes: { try TypedStreamSamples.bytes(TypedStreamSamples.nib) }, tenant: .redactor, verdict: "redacted"),
         Row(name: "typedstream in NSData", bytes: { try typedstreamInData() }, tenant: .beta, verdict: "inconclusive"),
     ]
 
@@ -37,17 +37,17 @@ struct TypedStreamEndpointTests {
     /// `/v1/convert` and `/v1/inspect` show the message text; `?nested=true` decodes the typedstream
     /// inside NSData in place.
     @Test func theMessageTextIsInTheJSON() async throws {
-        let bytes = try TypedStreamCorpus.bytes(Self.message.file)
+        let bytes = try TypedStreamSamples.bytes(Self.message.file)
         let outer = try Self.typedstreamInData()
         try await TestServer.run { port in
             let convert = try await TestServer.send("/v1/convert", port: port, key: TestTenant.alpha.key, body: bytes)
             #expect(convert.status == 200)
-            #expect(TypedStreamCorpus.text(ofRuns: convert.json["root"]) == Self.message.text, "\(convert.text.prefix(300))")
+            #expect(TypedStreamSamples.text(ofRuns: convert.json["root"]) == Self.message.text, "\(convert.text.prefix(300))")
 
             let inspect = try await TestServer.send("/v1/inspect", port: port, key: TestTenant.alpha.key, body: bytes)
             let (json, report) = try InspectorEndpointTests.split(inspect)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
-            #expect(TypedStreamCorpus.text(ofRuns: document["root"]) == Self.message.text)
+            #expect(TypedStreamSamples.text(ofRuns: document["root"]) == Self.message.text)
             #expect(report["verdict"] as? String == "accepted")
 
             let typed = try await TestServer.send("/v1/inspect?mode=typed", port: port, key: TestTenant.alpha.key, body: bytes)
@@ -57,14 +57,14 @@ struct TypedStreamEndpointTests {
             let nested = try await TestServer.send("/v1/convert?nested=true", port: port, key: TestTenant.beta.key, body: outer)
             #expect(nested.status == 200, "\(nested.text.prefix(300))")
             let inner = (nested.json["root"] as? [[String: Any]])?.first?["$archive"] as? [String: Any]
-            #expect(TypedStreamCorpus.text(ofRuns: inner?["root"]) == Self.message.text, "\(nested.text.prefix(300))")
+            #expect(TypedStreamSamples.text(ofRuns: inner?["root"]) == Self.message.text, "\(nested.text.prefix(300))")
         }
     }
 
     /// A typedstream cut short: 422 problem+json with `typedstream.truncated` and the byte offset,
     /// the same at every door that takes an archive (and for a fetched one).
     @Test func aMalformedTypedstreamIsAProblemWithItsOffsetEverywhere() async throws {
-        let cut = Array(try TypedStreamCorpus.bytes(Self.message.file).prefix(100))
+        let cut = Array(try TypedStreamSamples.bytes(Self.message.file).prefix(100))
         let origin = try TestHTTPServer { _ in .response(status: 200, body: cut) }
         defer { origin.stop() }
         try await ResultEndpointTests.withStore(configure: FetchEndpointTests.allowLoopback) { port, _ in

@@ -2,9 +2,9 @@ import Foundation
 
 /// `../shared/typedstream-corpus` (issue 35): other projects' NSArchiver typedstreams, with the
 /// values their own tests assert (SOURCES.md there). CI and the developers have it, a user's clone
-/// does not: tests that read it carry `.enabled(if: TypedStreamCorpus.isPresent, …)` so that
+/// does not: tests that read it carry `.enabled(if: TypedStreamSamples.isPresent, …)` so that
 /// without it they show as skipped, with the reason.
-public enum TypedStreamCorpus {
+public enum TypedStreamSamples {
     /// The corpus folder, beside the package root (two levels above this file's folder).
     public static let root: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
