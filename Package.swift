@@ -186,6 +186,7 @@ let package = Package(
         .executableTarget(name: "FuzzArchive", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzArchive"),
         // Encode (typed JSON → archive → typed JSON) and sanitize (idempotent, validates cleanly).
         .executableTarget(name: "FuzzWrite", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzWrite"),
+        .executableTarget(name: "FuzzTypedStream", dependencies: ["ArchiveGateFuzzSupport"], path: "Fuzz/FuzzTypedStream"),
         .executableTarget(
             name: "FuzzGzipArchive",
             dependencies: [

@@ -108,6 +108,7 @@ struct TypedStreamParser {
                 current.groups.append(TypedStreamGroup(encoding: group.encoding.text, values: group.values, offset: group.offset))
                 current.group = nil
             case .read(let node):
+                let valueOffset = input.position
                 guard let value = try readScalar(node, of: current.group!.encoding) else {
                     // A new object: suspend this frame inside its group until the object ends.
                     guard suspended.count < limits.maxDepth else {
@@ -118,7 +119,7 @@ struct TypedStreamParser {
                     current = Frame(object: graph.objects.count - 1)
                     continue
                 }
-                try deliver(value, to: &current, at: input.position)
+                try deliver(value, to: &current, at: valueOffset)
             }
         }
         graph.top = current.groups
