@@ -1,7 +1,7 @@
 import ArchiveGateCore
 import Testing
 
-/// Old `NSArchiver` output is named as such, not called "not a property list".
+/// Old `NSArchiver` output is read as a typedstream, not called "not a property list".
 @Suite struct TypedStreamTests {
     /// `[NSArchiver archivedDataWithRootObject:@"hello"]` as macOS writes it (hand-copied bytes:
     /// corelibs Foundation has no NSArchiver): header, then class chain NSString ← NSObject, then "+hello".
@@ -12,10 +12,18 @@ import Testing
         0x05, 0x68, 0x65, 0x6C, 0x6C, 0x6F, 0x86,
     ]
 
-    @Test(arguments: [helloString, [0x04, 0x0B] + Array("typedstream".utf8) + [0x81, 0x03, 0xE8]])
-    func typedstreamInputHasItsOwnError(bytes: [UInt8]) {
+    /// Read and lowered: the keyed pipeline shows the string.
+    @Test func typedstreamInputIsReadAndLowered() throws {
+        #expect(TypedStream.hasHeader(Self.helloString))
+        let inspection = try ArchiveInspector(policy: .foundation).convert(Self.helloString, mode: .plain)
+        #expect(inspection.json.map { String(decoding: $0, as: UTF8.self) } == #"{"root":"hello"}"#)
+    }
+
+    /// A stream that is not readable is a typedstream error, not "not a property list".
+    @Test func anUnreadableTypedstreamHasItsOwnError() {
+        let bytes = [0x04, 0x0B] + Array("typedstream".utf8) + [0x81, 0x03]
         #expect(TypedStream.hasHeader(bytes))
-        #expect(throws: ArchiveGateError.archive(ArchiveError(.typedstreamNotSupported, path: "", ""))) {
+        #expect(throws: ArchiveGateError.typedStream(TypedStreamError(.truncated, offset: 0, ""))) {
             try ArchiveInspector(policy: .foundation).validate(bytes)
         }
     }
