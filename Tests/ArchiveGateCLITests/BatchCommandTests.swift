@@ -71,7 +71,7 @@ import Testing
         #expect(Self.codeCounts(result.stderr) == [
             "rejected policy.class_not_allowed": 500,
             "malformed plist.truncated": 250,
-            "malformed archive.typedstream_not_supported": 250,
+            "malformed typedstream.truncated": 250,
         ])
         let written = Self.files(under: out)
         #expect(written == valid.keys.map { $0 + ".json" }.sorted())
@@ -81,7 +81,7 @@ import Testing
         }
         // One line per rejected or malformed file, each naming it.
         #expect(result.stderr.split(separator: "\n").filter { $0.contains(": rejected: policy.class_not_allowed") }.count == 500)
-        #expect(result.stderr.split(separator: "\n").filter { $0.contains(": malformed: archive.typedstream_not_supported") }.count == 250)
+        #expect(result.stderr.split(separator: "\n").filter { $0.contains(": malformed: typedstream.truncated at byte 19: ") }.count == 250)
     }
 
     @Test func validateWritesOneJSONLineEachExceptSkippedFiles() throws {

@@ -40,7 +40,7 @@ import Testing
 
     /// messages(id, body BLOB, note TEXT): 40 archives, 20 PNG-like BLOBs, text everywhere.
     /// attachments(id, meta BLOB, thumb BLOB) WITHOUT ROWID: 15 archives a policy rejects, 5 truncated
-    /// bplists, 5 typedstreams, 10 non-archive BLOBs. Returns the database path and the expected hits.
+    /// bplists, 5 truncated typedstreams, 10 non-archive BLOBs. Returns the database path and the expected hits.
     static func makeDatabase(journal: String = "DELETE") throws -> (path: String, expected: [String: Int]) {
         let folder = try CLIRunner.temporaryDirectory()
         let path = folder.appendingPathComponent("evidence.sqlite").path
@@ -57,7 +57,7 @@ import Testing
             let meta: [UInt8] = switch index {
             case ..<15: try CLITests.archive(Memo(title: "a\(index)", count: index))
             case ..<20: Array("bplist00cut".utf8)
-            default: [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03]
+            default: [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03, 0x84, 0x01, 0x40]  // cut inside the root object
             }
             try writer.insert("INSERT INTO attachments (id, meta, thumb) VALUES (?, ?, ?)", ["att-\(index)", meta, index < 10 ? [0xFF, 0xD8, 0xFF, UInt8(index)] as [UInt8] : nil])
         }
@@ -94,7 +94,7 @@ import Testing
         // WITHOUT ROWID: no rowid to report.
         #expect(records.filter { $0["table"] as? String == "attachments" }.allSatisfy { $0["rowid"] is NSNull })
         let codes = records.compactMap { ($0["error"] as? [String: Any])?["code"] as? String }
-        #expect(codes.filter { $0 == "archive.typedstream_not_supported" }.count == 5)
+        #expect(codes.filter { $0 == "typedstream.truncated" }.count == 5)
         #expect(codes.filter { $0 == "plist.truncated" }.count == 5)
         #expect(result.stderr.contains("scanned 85 rows in 2 tables"))
         #expect(result.stderr.contains("summary: 95 BLOBs, "), "\(result.stderr.suffix(400))")
