@@ -146,25 +146,31 @@ struct TypedStreamCommandTests {
 
     /// `--nested`: a keyed archive whose NSData holds an attributedBody typedstream renders it in
     /// place as `{"$archive": <its runs>}`; without `--nested` it stays data and leaves the verdict
-    /// inconclusive (`danger.nested_archive`), as a nested keyed archive does.
+    /// inconclusive (`danger.nested_archive`), as a nested keyed archive does. A typedstream that
+    /// cannot be read stays data (a finding still), as bytes that are no property list do.
     @Test func aTypedstreamInsideNSDataDecodesUnderNested() throws {
         let message = TypedStreamSamples.messages[0]
+        let body = try TypedStreamSamples.bytes(message.file)
         var builder = KeyedArchiveBuilder()
-        builder.setTop("root", builder.array(of: [builder.add(.data(try TypedStreamSamples.bytes(message.file)))]))
+        builder.setTop("root", builder.array(of: [builder.add(.data(body)), builder.add(.data(Array(body.prefix(100))))]))
         let path = try CLIRunner.write(builder.binary(), named: "outer.archive", in: try CLIRunner.temporaryDirectory())
 
         let nested = try CLIRunner.run(["convert", "--allow-any-class", "--nested", path])
         #expect(nested.status == 1, "inspection: accepted with the nested-archive finding: \(nested.stderr)")
-        #expect(nested.stderr.contains("accepted with 1 unacknowledged finding"), "\(nested.stderr)")
-        let root = try #require(try Self.json(nested.stdout)["root"] as? [[String: Any]], "\(nested.stdout.prefix(300))")
-        let inner = try #require(root.first?["$archive"] as? [String: Any], "\(nested.stdout.prefix(300))")
+        #expect(nested.stderr.contains("accepted with 2 unacknowledged findings"), "\(nested.stderr)")
+        let root = try #require(try Self.json(nested.stdout)["root"] as? [Any], "\(nested.stdout.prefix(300))")
+        #expect(root.count == 2)
+        let inner = try #require((root.first as? [String: Any])?["$archive"] as? [String: Any], "\(nested.stdout.prefix(300))")
         #expect(TypedStreamSamples.text(ofRuns: inner["root"]) == message.text)
+        let cut = try #require(root.last as? String, "the cut stream stays data (base64): \(nested.stdout.prefix(400))")
+        #expect(Data(base64Encoded: cut) == Data(body.prefix(100)))
 
         let validated = try CLIRunner.run(["validate", "--allow-any-class", "--nested", path])
         let report = try #require(try Self.json(validated.stdout)["report"] as? [String: Any], "\(validated.stdout.prefix(300))")
         #expect(report["verdict"] as? String == "acceptedWithFindings")
         let findings = report["findings"] as? [[String: Any]] ?? []
-        #expect(findings.map { "\($0["code"] ?? "") \($0["path"] ?? "")" } == ["danger.nested_archive /root/0"], "\(validated.stdout.prefix(400))")
+        #expect(findings.map { "\($0["code"] ?? "") \($0["path"] ?? "")" } == ["danger.nested_archive /root/0", "danger.nested_archive /root/1"],
+                "\(validated.stdout.prefix(400))")
 
         let flat = try CLIRunner.run(["validate", "--allow-any-class", path])
         #expect(flat.status == 3, "\(flat.stdout.prefix(300))")
