@@ -10,6 +10,7 @@ over all of them alike. Figures are medians; nothing is asserted.
 
 import argparse
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -102,7 +103,10 @@ def main():
         outcomes = {}
         for label, argv in commands:
             _, _, status, stderr = measure(argv)  # warm-up: page cache, binary pages, .pyc files
-            outcomes[label] = (status, stderr.strip().splitlines()[-1] if stderr.strip() else "")
+            lines = stderr.strip().splitlines()
+            # ArchiveGate's summary line (counts by verdict), else the runner's "N ok, M failed".
+            summary = next((line for line in lines if "summary: " in line and " files, " in line), lines[-1] if lines else "")
+            outcomes[label] = (status, re.sub(r" in [0-9.]+ s:", ":", summary))
         for round_number in range(args.runs):
             for label, argv in commands:
                 wall, cpu, _, _ = measure(argv)
