@@ -34,6 +34,8 @@ struct TypedStreamCorpusTests {
             return
         }
         let graph = try TypedStreamReader.read(ByteStorage(bytes), limits: PropertyListLimits())
+        let signature = graph.byteOrder == .little ? "streamtyped (little-endian)" : "typedstream (big-endian)"
+        #expect(entry.header == "v\(graph.streamerVersion) \(signature) sys\(graph.systemVersion)")
         if entry.pytypedstreamStream == "ok" {
             #expect(Self.distinctClassNames(graph) == entry.pytypedstreamClasses)
         }

@@ -11,6 +11,8 @@ extension TypedStreamParser {
                 throw TypedStreamError(.unexpectedTag, offset: offset + 1, "a new shared string whose contents are nil")
             }
             sharedStrings.append(bytes)
+            encodingCache.append(nil)
+            nameCache.append(nil)
             return sharedStrings.count - 1
         default:
             let number = try input.reference(head: head)

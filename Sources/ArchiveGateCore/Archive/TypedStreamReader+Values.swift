@@ -11,11 +11,11 @@ extension TypedStreamParser {
         return GroupCursor(encoding: parsed, offset: offset)
     }
 
-    /// The value at `node` of `encoding`; nil when an `@` opened a new object (the object is then
+    /// The value of type `node` (a scalar or byte array); nil when an `@` opened a new object (the object is then
     /// in `graph.objects` with its class read, and its groups follow in the stream).
-    mutating func readScalar(_ node: Int, of encoding: TypedStreamTypeEncoding) throws(TypedStreamError) -> TypedStreamValue? {
+    mutating func readScalar(_ node: TypedStreamTypeEncoding.Node) throws(TypedStreamError) -> TypedStreamValue? {
         let type: UInt8
-        switch encoding.nodes[node] {
+        switch node {
         case .byteArray(let count):
             guard count <= limits.maxDataBytes else {
                 throw TypedStreamError(.lengthLimitExceeded, offset: input.position, "a byte array of \(count) bytes; the limit is \(limits.maxDataBytes)")

@@ -44,9 +44,10 @@ struct TypedStreamParser {
     var graph: TypedStreamGraph
     /// Type encodings, class names and C string contents, in first-seen order.
     var sharedStrings: [[UInt8]] = []
-    /// Parsed type encodings and decoded class names, by shared-string index (each parsed once).
-    var encodingCache: [Int: TypedStreamTypeEncoding] = [:]
-    var nameCache: [Int: String] = [:]
+    /// Parsed type encodings and decoded class names, by shared-string index (each parsed once;
+    /// arrays beside `sharedStrings`, not dictionaries: a lookup per group must not hash).
+    var encodingCache: [TypedStreamTypeEncoding?] = []
+    var nameCache: [String?] = []
     /// Objects, classes and C strings, in first-seen order.
     var referents: [Referent] = []
     /// Objects + classes + values so far, against `limits.maxObjects`.
@@ -109,7 +110,7 @@ struct TypedStreamParser {
                 current.group = nil
             case .read(let node):
                 let valueOffset = input.position
-                guard let value = try readScalar(node, of: current.group!.encoding) else {
+                guard let value = try readScalar(current.group!.encoding.nodes[node]) else {
                     // A new object: suspend this frame inside its group until the object ends.
                     guard suspended.count < limits.maxDepth else {
                         throw TypedStreamError(.depthLimitExceeded, offset: graph.objects[graph.objects.count - 1].offset,

@@ -16,6 +16,8 @@ enum TypedStreamCorpus {
         var file: String
         /// The manifest's reason when a source project treats the file as malformed or undecodable.
         var negative: String?
+        /// e.g. `v4 streamtyped (little-endian) sys1000`, or `empty`.
+        var header: String
         /// pytypedstream's low-level stream read: "ok" or its error.
         var pytypedstreamStream: String?
         var pytypedstreamClasses: [String]
@@ -46,7 +48,8 @@ enum TypedStreamCorpus {
                     if let kind = item["kind"] as? String, let value = item["value"] as? [String] { expected.append((kind, value)) }
                 }
             }
-            return Entry(file: file, negative: record["negative"] as? String, pytypedstreamStream: py?["stream"] as? String,
+            return Entry(file: file, negative: record["negative"] as? String, header: record["header"] as? String ?? "",
+                         pytypedstreamStream: py?["stream"] as? String,
                          pytypedstreamClasses: py?["classes"] as? [String] ?? [], expected: expected)
         }
     }()
