@@ -27,7 +27,6 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
             case objectLimitExceeded = "archive.object_limit_exceeded"
             case collectionCycle = "archive.collection_cycle"
             case timeBudgetExceeded = "archive.time_budget_exceeded"
-            case typedstreamNotSupported = "archive.typedstream_not_supported"
         }
 
         private let base: Base
@@ -76,9 +75,6 @@ public struct ArchiveError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let objectLimitExceeded = Code(.objectLimitExceeded)
         /// The decode ran longer than `limits.maxDecodeMilliseconds`.
         public static let timeBudgetExceeded = Code(.timeBudgetExceeded)
-        /// The input is an old `NSArchiver` typedstream (`\u{04}\u{0B}streamtyped`), not a property
-        /// list: a different, non-keyed format this decoder does not read.
-        public static let typedstreamNotSupported = Code(.typedstreamNotSupported)
 
         /// The stable identifier, e.g. `archive.dangling_uid`.
         public var rawValue: String { base.rawValue }
