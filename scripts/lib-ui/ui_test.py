@@ -571,7 +571,7 @@ def keyboard_reaches_everything(page):
 
 def typedstream_message(page):
     """An iMessage attributedBody (an NSArchiver typedstream, issue 35): valid, its text in the tree."""
-    corpus = args.typedstream_corpus
+    corpus = args.typedstream_corpus.resolve() if args.typedstream_corpus else None  # Chromium takes canonical paths only
     if corpus is None or not (corpus / "SOURCES.md").exists():
         print("SKIPPED: the typedstream case: ../shared/typedstream-corpus is absent")
         return
