@@ -5,7 +5,8 @@ import Testing
 /// Every file of `../shared/typedstream-corpus` goes through the whole pipeline (reader, lowering,
 /// policy, renderers) in inspection mode; where a source project's tests assert a value (a
 /// message's text, its runs, a root string, number, date or URL), the plain JSON carries exactly
-/// that value. Files the sources and pytypedstream find malformed fail with a typedstream error.
+/// that value; typed mode gives the stream's own typed JSON. Files the sources and pytypedstream
+/// find malformed fail with a typedstream error.
 @Suite(.enabled(if: TypedStreamCorpus.isPresent, Comment(rawValue: TypedStreamCorpus.absent)))
 struct TypedStreamLoweringCorpusTests {
     /// A corpus file and its sources' asserted values (each value as JSON text).
@@ -62,6 +63,10 @@ struct TypedStreamLoweringCorpusTests {
             let expected = try JSONSerialization.jsonObject(with: Data(expectedJSON.utf8), options: .fragmentsAllowed)
             plain.check(kind: kind, expected: expected, file: corpusCase.file)
         }
+        // Typed mode is the stream itself, nothing redacted.
+        let typed = try inspector.convert(bytes, mode: .typed)
+        let graph = try TypedStreamCorpus.graph(corpusCase.file)
+        #expect(typed.json == (try TypedStreamJSON.render(graph, redacted: [], limits: Policy.inspection.limits)))
     }
 }
 

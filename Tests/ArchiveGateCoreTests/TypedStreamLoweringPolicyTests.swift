@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ArchiveGateCore
 
@@ -35,7 +36,16 @@ import Testing
         // The NSNumber is the stream's fourth object: the attributed string, its string, the
         // dictionary, the key string, then the number.
         #expect(conversion.redactedStreamObjects(lowered) == [4])
-        #expect(lowered.graph.classes[lowered.graph.objects[4].classIndex].name == "NSNumber")
+        let numberClass = lowered.graph.objects[4].classIndex
+        #expect(lowered.graph.classes[numberClass].name == "NSNumber")
+        // Typed mode: the stream with that object redacted, the others as read.
+        let typed = try ArchiveInspector(policy: policy).convert(Self.body, mode: .typed)
+        let typedJSON = try #require(typed.json)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(typedJSON)) as? [String: Any])
+        let objects = try #require(document["objects"] as? [[String: Any]])
+        #expect(objects.count == 5)
+        #expect((objects[4]["$redacted"] as? [String: Any])?["$class"] as? Int == numberClass)
+        #expect(objects[0 ..< 4].allSatisfy { $0["$redacted"] == nil && $0["groups"] != nil })
     }
 
     @Test func aDangerCatalogueClassIsAFinding() throws {

@@ -93,28 +93,21 @@ struct TypedStreamLowerer {
     }
 
     private mutating func lowered(_ layout: TypedStreamLayout, _ cursor: inout TypedStreamGroupCursor, classIndex: Int) -> PropertyListValue? {
-        switch layout {
-        case .number:
-            return number(&cursor)
-        case .string:
-            return string(&cursor).map { instance(classIndex, $0) }
-        case .attributedString:
-            return attributedString(&cursor).map { instance(classIndex, $0) }
-        case .dictionary:
-            return dictionary(&cursor).map { instance(classIndex, $0) }
-        case .array:
-            return array(&cursor).map { instance(classIndex, $0) }
-        case .data:
-            return data(&cursor).map { instance(classIndex, $0) }
-        case .date:
-            return date(&cursor).map { instance(classIndex, $0) }
-        case .url:
-            return url(&cursor).map { instance(classIndex, $0) }
-        case .null:
-            return instance(classIndex, [])
-        case .color:
-            return color(&cursor).map { instance(classIndex, $0) }
+        // An NSNumber is an inline scalar; every other layout an instance with fields.
+        if case .number = layout { return number(&cursor) }
+        let fields: [PropertyListValue.Entry]? = switch layout {
+        case .number: nil
+        case .string: string(&cursor)
+        case .attributedString: attributedString(&cursor)
+        case .dictionary: dictionary(&cursor)
+        case .array: array(&cursor)
+        case .data: data(&cursor)
+        case .date: date(&cursor)
+        case .url: url(&cursor)
+        case .null: []
+        case .color: color(&cursor)
         }
+        return fields.map { instance(classIndex, $0) }
     }
 
     /// An instance dictionary: `$class` (the class's record) and `fields`.
