@@ -118,6 +118,8 @@ import Testing
         #expect(log.ruleIDs == ["plist.truncated", "policy.class_not_allowed", "typedstream.truncated"])
         // The 15 rejected memos (one violation each), 5 truncated plists, 5 truncated typedstreams.
         #expect(log.results.count == 25)
+        let cut = try #require(log.results.first { $0["ruleId"] as? String == "typedstream.truncated" })
+        #expect(Log.region(cut)?["byteOffset"] as? Int == 19, "where the root object's class was due")
         #expect(log.results.allSatisfy { Log.uri($0) == "file://" + path && $0["level"] as? String == "error" })
         let memo = try #require(log.results.first { $0["ruleId"] as? String == "policy.class_not_allowed" })
         #expect(Log.logicalNames(memo) == ["attachments.meta rowid -", "/root"])

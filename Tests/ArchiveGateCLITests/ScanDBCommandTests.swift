@@ -57,7 +57,7 @@ import Testing
             let meta: [UInt8] = switch index {
             case ..<15: try CLITests.archive(Memo(title: "a\(index)", count: index))
             case ..<20: Array("bplist00cut".utf8)
-            default: [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03, 0x84, 0x01, 0x40]
+            default: [0x04, 0x0B] + Array("streamtyped".utf8) + [0x81, 0xE8, 0x03, 0x84, 0x01, 0x40]  // cut inside the root object
             }
             try writer.insert("INSERT INTO attachments (id, meta, thumb) VALUES (?, ?, ?)", ["att-\(index)", meta, index < 10 ? [0xFF, 0xD8, 0xFF, UInt8(index)] as [UInt8] : nil])
         }

@@ -7,6 +7,7 @@ instantiating anything, by running the static ``archivegate`` binary this packag
     archivegate.validate(data)["valid"]
     for record in archivegate.batch("extraction/"): ...
     for record in archivegate.scan_db("sms.db", allow_any_class=True): ...
+    archivegate.message_text(attributed_body)          # an iMessage body's text (a typedstream)
 
 docs/PYTHON.md in the ArchiveGate repository is the reference.
 """
@@ -19,11 +20,12 @@ except ImportError:  # imported from the repository's python/ folder, not from a
 from ._binary import find_binary
 from .api import batch, load, loads, scan_db, validate, version
 from .client import Client
+from .imessage import message_text
 from .errors import (EXIT_CODES, ArchiveGateError, BinaryNotFound, InconclusiveArchive, MalformedArchive, NothingScanned, OutputFailed,
                      RejectedArchive, ServiceError, UsageError)
 
 __all__ = [
-    "APPLE_EPOCH", "UID", "__version__", "find_binary", "batch", "load", "loads", "scan_db", "validate", "version",
+    "APPLE_EPOCH", "UID", "__version__", "find_binary", "batch", "load", "loads", "message_text", "scan_db", "validate", "version",
     "Client", "EXIT_CODES", "ArchiveGateError", "BinaryNotFound", "InconclusiveArchive", "MalformedArchive", "NothingScanned",
     "OutputFailed", "RejectedArchive", "ServiceError", "UsageError",
 ]

@@ -34,6 +34,15 @@ def real_corpus():
 
 
 @pytest.fixture(scope="session")
+def typedstream_corpus(repo):
+    """../shared/typedstream-corpus (AG_TYPEDSTREAM_CORPUS, else beside the repository); skipped, saying why, when absent."""
+    path = os.environ.get("AG_TYPEDSTREAM_CORPUS") or os.path.join(repo, "..", "shared", "typedstream-corpus")
+    if not os.path.exists(os.path.join(path, "SOURCES.md")):
+        pytest.skip("../shared/typedstream-corpus is absent: the typedstream tests cannot run")
+    return path
+
+
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
     """A real archivegate-server on a free loopback port with one throwaway tenant; yields
     (base URL, key). Stopped with SIGTERM at the end of the session."""

@@ -34,6 +34,7 @@ parser.add_argument("--screenshots", required=True, type=pathlib.Path)
 parser.add_argument("--forensics-key", required=True, help="a tenant whose policy acknowledges nested archives")
 parser.add_argument("--archivegate", required=True, help="the CLI, whose --format dot output is the graph's reference")
 parser.add_argument("--docs", required=True, type=pathlib.Path, help="docs/: the screenshots the documentation shows are written there")
+parser.add_argument("--typedstream-corpus", type=pathlib.Path, help="../shared/typedstream-corpus (the typedstream case skips without it)")
 args = parser.parse_args()
 BASE = args.base
 assert BASE.startswith("http://127.0.0.1:"), "loopback only"
@@ -568,6 +569,20 @@ def keyboard_reaches_everything(page):
     print(f"ok: Tab reaches all {len(expected)} controls (tree included) with a visible focus ring; Enter on the drop zone opens the picker")
 
 
+def typedstream_message(page):
+    """An iMessage attributedBody (an NSArchiver typedstream, issue 35): valid, its text in the tree."""
+    corpus = args.typedstream_corpus.resolve() if args.typedstream_corpus else None  # Chromium takes canonical paths only
+    if corpus is None or not (corpus / "SOURCES.md").exists():
+        print("SKIPPED: the typedstream case: ../shared/typedstream-corpus is absent")
+        return
+    page.mode("plain")
+    page.upload(corpus / "crabstep/33162f000e9abad2_AttributedBodyTextOnly", "valid")
+    page.wait(lambda: '"Noter test"' in page.tree_text(), "the message text in the tree")
+    assert "NSMutableAttributedString" in page.text("#class-rows"), page.text("#class-rows")
+    page.shot("typedstream-message")
+    print("ok: an iMessage typedstream body is valid and the tree shows its text")
+
+
 def run(page, downloads, malformed, file_port):
     driver = page.driver
     driver.get(BASE + "/")
@@ -645,6 +660,7 @@ def run(page, downloads, malformed, file_port):
     print(f"ok: typed mode links the violation to {pointer}")
 
     explore_tree(page)
+    typedstream_message(page)
     many_files(page, malformed)
     data_and_classes(page)
     graph_view(page)

@@ -25,7 +25,8 @@ extension PolicyEvaluator {
     /// Decodes the property list in an NSData object found at `path` under the same policy,
     /// limits and deadline, and folds its findings and violations into this report with their
     /// full path (`<path>/$archive/...`). A plain property list is kept for plain mode to render
-    /// (its objects count against `maxObjects` too); bytes that are no property list stay data.
+    /// (its objects count against `maxObjects` too); an NSArchiver typedstream is lowered to its
+    /// keyed archive first (`nestedTypedStream`); bytes that are neither stay data.
     mutating func evaluateNested(_ bytes: Slice<ByteStorage>, dataIndex: Int, path: String) throws(ArchiveError) {
         guard let nesting else { return }
         if nesting.level + 1 > NestingContext.maxLevel {
@@ -35,6 +36,10 @@ extension PolicyEvaluator {
         limits.maxObjects = policy.limits.maxObjects - archive.objectCount - nesting.nestedObjects
         guard limits.maxObjects > 0 else {
             throw ArchiveError(.objectLimitExceeded, path: path, "nested archives hold more objects than the limit of \(policy.limits.maxObjects)")
+        }
+        if TypedStream.hasHeader(bytes) {
+            guard let lowered = try nestedTypedStream(bytes, limits: limits, path: path) else { return }
+            return try foldNested(lowered, dataIndex: dataIndex, limits: limits, path: path)
         }
         let plist: PropertyList
         do {
@@ -56,6 +61,13 @@ extension PolicyEvaluator {
             }
             throw ArchiveError(error.code, path: path + "/$archive" + error.path, error.message)
         }
+        try foldNested(nestedArchive, dataIndex: dataIndex, limits: limits, path: path)
+    }
+
+    /// Evaluates a nested archive under the policy with `limits` and folds its findings and
+    /// violations into this report under `<path>/$archive`.
+    private mutating func foldNested(_ nestedArchive: KeyedArchive, dataIndex: Int, limits: DecodeLimits, path: String) throws(ArchiveError) {
+        guard let nesting else { return }
         var nestedPolicy = policy
         nestedPolicy.limits = limits
         var inner = PolicyEvaluator(archive: nestedArchive, policy: nestedPolicy)

@@ -76,7 +76,7 @@ extension DangerCatalogue {
         DangerEntry(
             code: .nestedArchive,
             match: .shape(.nestedArchive),
-            reason: "NSData holding a property list or keyed archive invites a second, unchecked decode",
+            reason: "NSData holding a property list, keyed archive or typedstream invites a second, unchecked decode",
             reference: "JEP 290 (serialization filters apply to nested streams); CVE-2019-8646"),
     ])
 }

@@ -141,8 +141,9 @@ struct DangerMatcher {
         return inner
     }
 
-    /// A binary plist (`bplist`) or an XML plist (`<?xml` / `<!DOCTYPE plist` / `<plist`, after
-    /// optional whitespace or a UTF-8 byte-order mark).
+    /// A binary plist (`bplist`), an XML plist (`<?xml` / `<!DOCTYPE plist` / `<plist`, after
+    /// optional whitespace or a UTF-8 byte-order mark) or an `NSArchiver` typedstream (its header,
+    /// `TypedStream.hasHeader`: NSUnarchiver would decode it just as well).
     static func looksLikePropertyList(_ bytes: Slice<ByteStorage>) -> Bool {
         // Every NSData of an archive is looked at: read in place, not through the slice's
         // generic collection methods (2 % of validate's CPU on issue 18's dense archive).
@@ -152,7 +153,7 @@ struct DangerMatcher {
     }
 
     private static func looksLikePropertyList(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if hasPrefix(bytes, from: 0, "bplist") { return true }
+        if hasPrefix(bytes, from: 0, "bplist") || TypedStream.hasHeader(bytes) { return true }
         var start = 0
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { start = 3 }
         while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 || bytes[start] == 0x0A || bytes[start] == 0x0D { start += 1 }
