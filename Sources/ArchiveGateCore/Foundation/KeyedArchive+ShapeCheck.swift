@@ -23,11 +23,9 @@ extension KeyedArchive {
                        layouts: inout LayoutMemo) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
         let className = classIndex(of: uid).map { classes[$0].name } ?? "object"
-        // By index: a `for … in` copy of each field retained and released its `accepts` set.
-        let fields = shape.fields
-        for position in fields.indices {
-            if let kind = fields[position].kind, let problem = check(fields[position], kind: kind, of: uid, className: className,
-                                                                     referencesCheckedByWalk: referencesCheckedByWalk) {
+        for field in shape.fields {
+            if let kind = field.kind,
+               let problem = check(field, kind: kind, of: uid, className: className, referencesCheckedByWalk: referencesCheckedByWalk) {
                 problems.append(problem)
             }
         }

@@ -22,8 +22,7 @@ extension PolicyEvaluator {
     /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
     /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
     private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) throws(ArchiveError) -> Bool {
-        let readWithShape = try self.shape(of: uid) != nil
-        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: readWithShape, layouts: &shapes.layouts)
+        let problems = try shapeProblems(of: uid, as: shape)
         return record(problems, uid: uid, className: className)
     }
 

@@ -21,7 +21,7 @@ struct PolicyEvaluator {
     var keyResolutions: [Int: KeyResolution] = [:]
     var requiredFound: [Bool] = []
     /// Shapes and the last layouts read, handed to the renderer with the evaluation.
-    var shapes: ShapeMemo
+    private(set) var shapes: ShapeMemo
     private var expanded: [Bool]
     /// Per archive class: true for the inline-scalar pseudo-classes, whose objects have no fields.
     private let isLeafClass: [Bool]
@@ -311,5 +311,13 @@ struct PolicyEvaluator {
     /// after read the same one.
     mutating func edges(of uid: Int, shape: FoundationShape) -> EdgeCursor {
         archive.edges(of: uid, shape: shape, layouts: &shapes.layouts)
+    }
+
+    /// The shape check of object `uid` as its class's `shape` (`KeyedArchive.shapeProblems`), the
+    /// layouts read through the walk's memo. A reference field whose class is wrong is left to the
+    /// walk's class check when the walk reads the object with its shape (and so follows that field).
+    mutating func shapeProblems(of uid: Int, as shape: FoundationShape) throws(ArchiveError) -> [ShapeProblem] {
+        let readWithShape = try self.shape(of: uid) != nil
+        return archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: readWithShape, layouts: &shapes.layouts)
     }
 }
