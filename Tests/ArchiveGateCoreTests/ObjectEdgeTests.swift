@@ -14,7 +14,7 @@ import Testing
             case .field(_, let key, _):
                 lines.append("field \(archive.plist.string(at: key) ?? "?")")
             case .edge(let edge):
-                lines.append("\(edge.kind) → \(edge.target) \(edge.step.token(in: archive))")
+                lines.append("\(edge.kind)\(edge.position >= 0 ? " \(edge.position)" : "") → \(edge.target) \(edge.step.token(in: archive))")
             case .entry(let key, let value):
                 lines.append("entry \(key.target) \(key.step.token(in: archive)) → \(value.target) \(value.step.token(in: archive))")
             case .inlineElement(let position, _):
@@ -87,10 +87,10 @@ import Testing
 
         // In table order, not archive order; NSURL's parts render inside its value (no step).
         var edges = archive.edges(of: Int(url), shape: .url, layouts: &layouts)
-        #expect(Self.lines(&edges, in: archive) == ["referenceField(index: 0) → 0 ", "referenceField(index: 1) → \(relative) "])
+        #expect(Self.lines(&edges, in: archive) == ["referenceField 0 → 0 ", "referenceField 1 → \(relative) "])
         // A member form's reference fields step to their member; an inline value there is no edge.
         edges = archive.edges(of: Int(components), shape: .personNameComponents, layouts: &layouts)
-        #expect(Self.lines(&edges, in: archive) == ["referenceField(index: 2) → \(relative) /givenName"])
+        #expect(Self.lines(&edges, in: archive) == ["referenceField 2 → \(relative) /givenName"])
         #expect(archive.referenceFieldEdge(of: Int(components), shape: .personNameComponents, index: 4) == nil)
     }
 
@@ -105,11 +105,11 @@ import Testing
         var kinds: [String] = []
         while let event = edges.next() {
             guard case .edge(let edge) = event else { continue }
-            kinds.append("\(edge.kind) \(edge.step.token(in: archive))")
+            let run = edge.kind == .runAttributes ? edges.run(Int(edge.position)) : (start: -1, length: -1)
+            kinds.append("\(edge.kind) \(edge.position) \(run.start)+\(run.length) \(edge.step.token(in: archive))")
             if case .runAttributes = edge.kind { #expect(archive.classShape(of: edge.target) == .dictionary) }
         }
-        #expect(kinds == ["referenceField(index: 0) ", "runAttributes(run: 0, start: 0, length: 1) /0/attributes",
-                          "runAttributes(run: 1, start: 1, length: 2) /1/attributes"])
+        #expect(kinds == ["referenceField 0 -1+-1 ", "runAttributes 0 0+1 /0/attributes", "runAttributes 1 1+2 /1/attributes"])
     }
 
     @Test func aCollectionWhoseLayoutDoesNotReadHasNoEdges() throws {
@@ -124,7 +124,6 @@ import Testing
         var edges = archive.edges(of: Int(broken), shape: .array, layouts: &layouts)
         #expect(!edges.reads && Self.lines(&edges, in: archive).isEmpty)
         edges = archive.edges(of: Int(list), shape: .set, layouts: &layouts)
-        #expect(Self.lines(&edges, in: archive) == ["element(position: 0) → \(one) /0", "element(position: 1) → 0 /1",
-                                                    "element(position: 2) → \(one) /2"])
+        #expect(Self.lines(&edges, in: archive) == ["element 0 → \(one) /0", "element 1 → 0 /1", "element 2 → \(one) /2"])
     }
 }

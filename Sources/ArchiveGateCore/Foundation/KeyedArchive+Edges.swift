@@ -36,8 +36,7 @@ extension KeyedArchive {
         let object = plistIndex(of: uid)
         guard let pair = plist.dictionaryPairIndex(object, forKey: FoundationShape.referenceFieldsByOrdinal[shape.ordinal][index].key),
               let target = referencedUID(plist.dictionaryValue(object, pair: pair)) else { return nil }
-        let step: PathComponent = FoundationShape.referenceFieldsByOrdinal[shape.ordinal][index].jsonName.map { .fixed($0) } ?? .none
-        return ObjectEdge(kind: .referenceField(index: index), target: target, site: ReferenceSite(uid: uid, pair: pair), step: step)
+        return ObjectEdge(.referenceField, position: index, target: target, site: ReferenceSite(uid: uid, pair: pair), shape: shape)
     }
 }
 
@@ -144,6 +143,11 @@ struct EdgeCursor {
         enterInlineElements(value, pair: pair)
     }
 
+    /// Run `index` of an attributed string: the UTF-16 units of `attributedText` it covers.
+    func run(_ index: Int) -> (start: Int, length: Int) {
+        (runs[index].start, runs[index].length)
+    }
+
     /// The field last yielded has no references to list: the reader dealt with it.
     mutating func skipField() {
         pendingValue = -1
@@ -158,9 +162,7 @@ struct EdgeCursor {
                     pendingValue = -1
                     switch archive.plist.kind(of: value) {
                     case .uid:
-                        return .edge(ObjectEdge(kind: .field, target: archive.plist.uidValue(at: value),
-                                                site: ReferenceSite(uid: uid, pair: pendingPair),
-                                                step: .field(uid: uid, pair: pendingPair)))
+                        return .edge(ObjectEdge(.field, target: archive.plist.uidValue(at: value), site: ReferenceSite(uid: uid, pair: pendingPair)))
                     case .array, .set:
                         enterInlineElements(value, pair: pendingPair)
                     default:
@@ -188,25 +190,24 @@ struct EdgeCursor {
                 position += 1
                 let element = archive.plist.references[inlineStart + current]
                 guard archive.plist.kind(of: Int(element)) == .uid else { return .inlineElement(position: current, value: Int(element)) }
-                return .edge(ObjectEdge(kind: .fieldElement, target: archive.plist.uidValue(ofReference: element),
-                                        site: ReferenceSite(uid: uid, pair: inlinePair, element: current),
-                                        step: .fieldElement(uid: uid, pair: inlinePair, element: current)))
+                return .edge(ObjectEdge(.fieldElement, target: archive.plist.uidValue(ofReference: element),
+                                        site: ReferenceSite(uid: uid, pair: inlinePair, element: current)))
             case .elements:
                 guard position < end, let collection else { return finish() }
                 let current = position
                 position += 1
-                return .edge(ObjectEdge(kind: .element(position: current), target: collection.target(at: current, in: archive),
-                                        site: collection.site(at: current, uid: uid), step: .index(current)))
+                return .edge(ObjectEdge(.element, position: current, target: collection.target(at: current, in: archive),
+                                        site: collection.site(at: current, uid: uid)))
             case .entries:
                 guard position < end, let dictionary else { return finish() }
                 let current = position
                 position += 1
                 let keyUID = dictionary.keys.target(at: current, in: archive)
-                let key = ObjectEdge(kind: .dictionaryKey(position: current), target: keyUID, site: dictionary.keys.site(at: current, uid: uid),
-                                     step: dictionary.stringKeys ? .none : .pairKey(current))
-                let value = ObjectEdge(kind: .dictionaryValue(position: current), target: dictionary.values.target(at: current, in: archive),
-                                       site: dictionary.values.site(at: current, uid: uid),
-                                       step: dictionary.stringKeys ? .dictionaryKey(keyUID: keyUID) : .pairValue(current))
+                let stringKey = dictionary.stringKeys ? keyUID : -1
+                let key = ObjectEdge(.dictionaryKey, position: current, target: keyUID, site: dictionary.keys.site(at: current, uid: uid),
+                                     stringKey: stringKey)
+                let value = ObjectEdge(.dictionaryValue, position: current, target: dictionary.values.target(at: current, in: archive),
+                                       site: dictionary.values.site(at: current, uid: uid), stringKey: stringKey)
                 return .entry(key: key, value: value)
             case .referenceFields:
                 guard position < end, let shape else {
@@ -226,9 +227,8 @@ struct EdgeCursor {
                 guard position < end else { return finish() }
                 let current = position
                 position += 1
-                let run = runs[current]
-                return .edge(ObjectEdge(kind: .runAttributes(run: current, start: run.start, length: run.length),
-                                        target: run.attributes.target, site: run.attributes.site, step: .runAttributes(current)))
+                return .edge(ObjectEdge(.runAttributes, position: current, target: runs[current].attributes.target,
+                                        site: runs[current].attributes.site))
             case .done:
                 return nil
             }

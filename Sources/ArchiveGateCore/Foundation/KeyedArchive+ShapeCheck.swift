@@ -243,7 +243,8 @@ extension KeyedArchive {
         var elements = edges(of: uid, shape: shape, layouts: &layouts)
         var seen = MemberSet(count: distinct ? elements.count : 0)
         while problems.count < Self.maxProblemsPerObject, let event = elements.next() {
-            guard case .edge(let element) = event, case .element(let position) = element.kind else { continue }
+            guard case .edge(let element) = event, element.kind == .element else { continue }
+            let position = Int(element.position)
             if element.target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
             } else if distinct, !seen.insert(element.target, in: self) {
@@ -276,7 +277,8 @@ extension KeyedArchive {
         var entries = edges(of: uid, shape: .dictionary, layouts: &layouts)
         var seen = MemberSet(count: entries.count)
         while problems.count < Self.maxProblemsPerObject, let event = entries.next() {
-            guard case .entry(let key, let value) = event, case .dictionaryKey(let position) = key.kind else { continue }
+            guard case .entry(let key, let value) = event else { continue }
+            let position = Int(key.position)
             let keyUID = key.target
             if keyUID == 0 || value.target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,

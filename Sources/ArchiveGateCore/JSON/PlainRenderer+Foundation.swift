@@ -112,8 +112,8 @@ extension PlainRenderer {
         while let event = edges.next() {
             switch event {
             case .entry(let key, let value):
-                if case .dictionaryValue(let position) = value.kind, position > 0 { stack.append(.literal(",")) }
-                if case .dictionaryKey = value.step {
+                if value.position > 0 { stack.append(.literal(",")) }
+                if value.stringKey >= 0 {
                     stack.append(.dictionaryKey(keyUID: key.target))
                     stack.append(.edge(target: value.target, site: value.site, topIndex: -1, component: value.step))
                 } else {
@@ -125,12 +125,13 @@ extension PlainRenderer {
                 }
             case .edge(let edge):
                 switch edge.kind {
-                case .element(let position):
-                    if position > 0 { stack.append(.literal(",")) }
+                case .element:
+                    if edge.position > 0 { stack.append(.literal(",")) }
                     stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
-                case .runAttributes(let run, let start, let length):
-                    stack.append(.literal(run > 0 ? ",{\"text\":" : "{\"text\":"))
-                    stack.append(.runText(uid: uid, start: start, length: length))
+                case .runAttributes:
+                    let run = edges.run(Int(edge.position))
+                    stack.append(.literal(edge.position > 0 ? ",{\"text\":" : "{\"text\":"))
+                    stack.append(.runText(uid: uid, start: run.start, length: run.length))
                     stack.append(.literal(",\"attributes\":"))
                     stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
                     stack.append(.literal("}"))
@@ -142,7 +143,7 @@ extension PlainRenderer {
                 break
             }
         }
-        reverseStack(from: first)
+        stack.reverseSuffix(from: first)
     }
 
     /// `.members`: the table's fields with a JSON member, in order, pushed last first; a reference

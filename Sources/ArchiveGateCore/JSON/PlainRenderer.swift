@@ -257,7 +257,7 @@ struct PlainRenderer {
                 break
             }
         }
-        reverseStack(from: first)
+        stack.reverseSuffix(from: first)
     }
 
     private mutating func pushInlineArray(uid: Int, pair: Int, plistIndex: Int) {
@@ -277,19 +277,7 @@ struct PlainRenderer {
                 break
             }
         }
-        reverseStack(from: first)
-    }
-
-    /// Reverses the items pushed since the stack held `first`: they were pushed in document order,
-    /// and are popped in it.
-    mutating func reverseStack(from first: Int) {
-        var low = first
-        var high = stack.count - 1
-        while low < high {
-            stack.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
+        stack.reverseSuffix(from: first)
     }
 
     // MARK: - Scalars

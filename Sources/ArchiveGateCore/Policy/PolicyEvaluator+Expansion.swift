@@ -157,8 +157,8 @@ extension PolicyEvaluator {
             case .edge(let edge):
                 let expectation: SiteExpectation
                 switch edge.kind {
-                case .referenceField(let index):
-                    expectation = .entry(table.internalEntry(shape, field: index))
+                case .referenceField:
+                    expectation = .entry(table.internalEntry(shape, field: Int(edge.position)))
                 case .runAttributes:
                     if isRedacted(edge.site) { continue }
                     expectation = .entry(table.internalEntry(shape, field: FoundationShape.attributesField))
