@@ -13,13 +13,19 @@ extension KeyedArchive {
     /// with its shape, so the walk follows its reference fields and checks their classes), a
     /// reference to a class the field does not accept is left to that check.
     public func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool = false) -> [ShapeProblem] {
+        var layouts = LayoutMemo()
+        return shapeProblems(of: uid, as: shape, referencesCheckedByWalk: referencesCheckedByWalk, layouts: &layouts)
+    }
+
+    /// `shapeProblems(of:as:referencesCheckedByWalk:)`, reading collection and dictionary layouts
+    /// through `layouts` (the walk's `ShapeMemo.layouts`, which its shape decision just filled).
+    func shapeProblems(of uid: Int, as shape: FoundationShape, referencesCheckedByWalk: Bool,
+                       layouts: inout LayoutMemo) -> [ShapeProblem] {
         var problems = [ShapeProblem]()
         let className = classIndex(of: uid).map { classes[$0].name } ?? "object"
-        // By index: a `for … in` copy of each field retained and released its `accepts` set.
-        let fields = shape.fields
-        for position in fields.indices {
-            if let kind = fields[position].kind, let problem = check(fields[position], kind: kind, of: uid, className: className,
-                                                                     referencesCheckedByWalk: referencesCheckedByWalk) {
+        for field in shape.fields {
+            if let kind = field.kind,
+               let problem = check(field, kind: kind, of: uid, className: className, referencesCheckedByWalk: referencesCheckedByWalk) {
                 problems.append(problem)
             }
         }
@@ -27,9 +33,9 @@ extension KeyedArchive {
         case .string:
             if let problem = checkString(uid, className: className) { problems.append(problem) }
         case .array, .set, .orderedSet:
-            checkCollection(uid, className: className, distinct: shape != .array, into: &problems)
+            checkCollection(uid, as: shape, className: className, layouts: &layouts, into: &problems)
         case .dictionary:
-            checkDictionary(uid, className: className, into: &problems)
+            checkDictionary(uid, className: className, layouts: &layouts, into: &problems)
         case .timeZone:
             if let name = referencedString(uid, "NS.name"), timeZoneName(uid) == nil {
                 problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
@@ -213,7 +219,8 @@ extension KeyedArchive {
 
     /// NSArray/NSSet/NSOrderedSet: `NS.objects` (or corelibs' `NS.object.N`) of UIDs, none `$null`;
     /// set members distinct.
-    private func checkCollection(_ uid: Int, className: String, distinct: Bool, into problems: inout [ShapeProblem]) {
+    private func checkCollection(_ uid: Int, as shape: FoundationShape, className: String, layouts: inout LayoutMemo,
+                                 into problems: inout [ShapeProblem]) {
         if let value = field(uid, "NS.objects") {
             guard plist.kind(of: value) == .array else {
                 problems.append(ShapeProblem(.shapeMismatch, key: "NS.objects", "\(className) NS.objects must be an array of references, found \(describe(value))"))
@@ -227,18 +234,20 @@ extension KeyedArchive {
         } else if classShape(of: uid) != .orderedSet, hasNumberedObjects(uid) {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has NS.object.N fields, which only NSOrderedSet reads; Foundation decodes it empty"))
             return
-        } else if collectionLayout(uid) == nil {
+        } else if layouts.collection(uid, in: self) == nil {
             problems.append(ShapeProblem(.shapeMismatch, key: nil, "\(className) has neither NS.objects nor consecutive NS.object.N references"))
             return
         }
         // Read in place: arrays can hold millions of elements and this runs for every one of them.
-        guard let layout = collectionLayout(uid) else { return }
-        var seen = MemberSet(count: distinct ? layout.count : 0)
-        for position in 0 ..< layout.count where problems.count < Self.maxProblemsPerObject {
-            let target = layout.target(at: position, in: self)
-            if target == 0 {
+        let distinct = shape != .array
+        var elements = edges(of: uid, shape: shape, layouts: &layouts)
+        var seen = MemberSet(count: distinct ? elements.count : 0)
+        while problems.count < Self.maxProblemsPerObject, let event = elements.next() {
+            guard case .edge(let element) = event, element.kind == .element else { continue }
+            let position = Int(element.position)
+            if element.target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: "NS.objects", element: position, "\(className) element \(position) is $null"))
-            } else if distinct, !seen.insert(target, in: self) {
+            } else if distinct, !seen.insert(element.target, in: self) {
                 problems.append(ShapeProblem(.duplicateMember, key: "NS.objects", element: position,
                                              "\(className) element \(position) equals an earlier member; Foundation keeps one"))
             }
@@ -246,7 +255,7 @@ extension KeyedArchive {
     }
 
     /// NSDictionary: `NS.keys` and `NS.objects` arrays of UIDs of equal length, none `$null`, keys distinct.
-    private func checkDictionary(_ uid: Int, className: String, into problems: inout [ShapeProblem]) {
+    private func checkDictionary(_ uid: Int, className: String, layouts: inout LayoutMemo, into problems: inout [ShapeProblem]) {
         var arrays = [ArraySlice<UInt32>]()
         for key: StaticString in ["NS.keys", "NS.objects"] {
             guard let value = field(uid, key) else {
@@ -265,11 +274,13 @@ extension KeyedArchive {
             problems.append(ShapeProblem(.lengthMismatch, key: "NS.keys", "\(className) NS.keys has \(keys.count) entries but NS.objects has \(values.count)"))
             return
         }
-        var seen = MemberSet(count: keys.count)
-        for position in 0 ..< keys.count where problems.count < Self.maxProblemsPerObject {
-            let keyUID = plist.uidValue(ofReference: keys[keys.startIndex + position])
-            let valueUID = plist.uidValue(ofReference: values[values.startIndex + position])
-            if keyUID == 0 || valueUID == 0 {
+        var entries = edges(of: uid, shape: .dictionary, layouts: &layouts)
+        var seen = MemberSet(count: entries.count)
+        while problems.count < Self.maxProblemsPerObject, let event = entries.next() {
+            guard case .entry(let key, let value) = event else { continue }
+            let position = Int(key.position)
+            let keyUID = key.target
+            if keyUID == 0 || value.target == 0 {
                 problems.append(ShapeProblem(.nullElement, key: keyUID == 0 ? "NS.keys" : "NS.objects", element: position,
                                              "\(className) entry \(position) has a $null \(keyUID == 0 ? "key" : "value")"))
             } else if let keyShape = classShape(of: keyUID), keyShape.isCollection || keyShape == .dictionary {

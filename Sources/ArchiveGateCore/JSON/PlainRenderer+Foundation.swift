@@ -85,87 +85,108 @@ extension PlainRenderer {
         return true
     }
 
-    /// Opens a Foundation container and pushes its children.
+    /// Opens a Foundation container and pushes its children: its edges
+    /// (`KeyedArchive.edges(of:shape:layouts:)`) in document order, with the JSON between them.
     mutating func pushFoundationContainer(_ uid: Int, shape: FoundationShape) throws(ArchiveError) {
         switch shape.jsonForm {
+        case .members:
+            pushMembers(uid, shape: shape)
+            return
         case .dictionary:
             guard let dictionary = shapes.layouts.dictionary(uid, in: archive) else {
                 throw malformed(uid, "needs NS.keys and NS.objects arrays of UIDs of the same length")
             }
-            let (keys, values, stringKeys) = (dictionary.keys, dictionary.values, dictionary.stringKeys)
-            output.append(stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
-            stack.append(.literal(stringKeys ? "}" : "]"))
-            for position in (0 ..< keys.count).reversed() {
-                let keyUID = keys.target(at: position, in: archive)
-                let valueUID = values.target(at: position, in: archive)
-                let valueSite = values.site(at: position, uid: uid)
-                if stringKeys {
-                    stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .dictionaryKey(keyUID: keyUID)))
-                    stack.append(.dictionaryKey(keyUID: keyUID))
-                } else {
-                    stack.append(.literal("}"))
-                    stack.append(.edge(target: valueUID, site: valueSite, topIndex: -1, component: .pairValue(position)))
-                    stack.append(.literal(",\"value\":"))
-                    stack.append(.edge(target: keyUID, site: keys.site(at: position, uid: uid), topIndex: -1, component: .pairKey(position)))
-                    stack.append(.literal("{\"key\":"))
-                }
-                if position > 0 { stack.append(.literal(",")) }
-            }
-        case .members:
-            // The table's fields with a JSON member, in order; pushed last first.
-            output.append(UInt8(ascii: "{"))
-            stack.append(.literal("}"))
-            let named = shape.fields.compactMap { field in field.json.map { (key: field.key, member: $0, kind: field.kind) } }
-            let source = memberSource(uid, shape: shape)
-            for (position, field) in named.enumerated().reversed() {
-                // A number Foundation reads as a double renders as that double's value.
-                func scalar(_ index: Int) -> Item {
-                    if case .finiteNumber? = field.kind { return .doubleScalar(plistIndex: index) }
-                    return .scalar(plistIndex: index)
-                }
-                switch field.member {
-                case .reference(let name):
-                    pushNamedReference(source, field: field.key, jsonName: name)
-                    pushMemberName(name, first: position == 0)
-                case .scalar(let name):
-                    if let value = archive.scalarField(uid, field.key) { stack.append(scalar(value)) } else { stack.append(.literal("null")) }
-                    pushMemberName(name, first: position == 0)
-                case .component(let name):
-                    if let value = archive.scalarField(uid, field.key), archive.plist.int64(at: value) != Int64.max {
-                        stack.append(.scalar(plistIndex: value))
-                    } else {
-                        stack.append(.literal("null"))
-                    }
-                    pushMemberName(name, first: position == 0)
-                case .defaulted(let name):
-                    if let value = archive.scalarField(uid, field.key) { stack.append(scalar(value)) } else { stack.append(.literal("0")) }
-                    pushMemberName(name, first: position == 0)
-                case .scalarDate(let name):
-                    if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }
-                    pushMemberName(name, first: position == 0)
-                }
-            }
-        case .attributedRuns:
-            // `shape(of:)` read the runs before choosing this form.
-            guard case .success(let units, let runs) = archive.attributedRuns(uid) else { throw malformed(uid, "has no readable attribute runs") }
-            runTexts[uid] = units
-            output.append(UInt8(ascii: "["))
-            stack.append(.literal("]"))
-            for (position, run) in runs.enumerated().reversed() {
-                stack.append(.literal("}"))
-                stack.append(.edge(target: run.attributes.target, site: run.attributes.site, topIndex: -1, component: .runAttributes(position)))
-                stack.append(.literal(",\"attributes\":"))
-                stack.append(.runText(uid: uid, start: run.start, length: run.length))
-                stack.append(.literal(position > 0 ? ",{\"text\":" : "{\"text\":"))
-            }
+            output.append(dictionary.stringKeys ? UInt8(ascii: "{") : UInt8(ascii: "["))
+            stack.append(.literal(dictionary.stringKeys ? "}" : "]"))
         default:
             output.append(UInt8(ascii: "["))
             stack.append(.literal("]"))
-            guard let layout = shapes.layouts.collection(uid, in: archive) else { return }
-            for position in (0 ..< layout.count).reversed() {
-                stack.append(.edge(target: layout.target(at: position, in: archive), site: layout.site(at: position, uid: uid),
-                                   topIndex: -1, component: .index(position)))
-                if position > 0 { stack.append(.literal(",")) }
+        }
+        var edges = archive.edges(of: uid, shape: shape, layouts: &shapes.layouts)
+        // `shape(of:)` read the runs before choosing the form.
+        if case .attributedRuns = shape.jsonForm {
+            guard edges.reads else { throw malformed(uid, "has no readable attribute runs") }
+            runTexts[uid] = edges.attributedText
+        }
+        let first = stack.count
+        while let event = edges.next() {
+            switch event {
+            case .entry(let key, let value):
+                if value.position > 0 { stack.append(.literal(",")) }
+                if value.stringKey >= 0 {
+                    stack.append(.dictionaryKey(keyUID: key.target))
+                    stack.append(.edge(target: value.target, site: value.site, topIndex: -1, component: value.step))
+                } else {
+                    stack.append(.literal("{\"key\":"))
+                    stack.append(.edge(target: key.target, site: key.site, topIndex: -1, component: key.step))
+                    stack.append(.literal(",\"value\":"))
+                    stack.append(.edge(target: value.target, site: value.site, topIndex: -1, component: value.step))
+                    stack.append(.literal("}"))
+                }
+            case .edge(let edge):
+                switch edge.kind {
+                case .element:
+                    if edge.position > 0 { stack.append(.literal(",")) }
+                    stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
+                case .runAttributes:
+                    let run = edges.run(Int(edge.position))
+                    stack.append(.literal(edge.position > 0 ? ",{\"text\":" : "{\"text\":"))
+                    stack.append(.runText(uid: uid, start: run.start, length: run.length))
+                    stack.append(.literal(",\"attributes\":"))
+                    stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
+                    stack.append(.literal("}"))
+                default:
+                    // An attributed string's text field: written by its runs.
+                    break
+                }
+            case .field, .inlineElement:
+                break
+            }
+        }
+        stack.reverseSuffix(from: first)
+    }
+
+    /// `.members`: the table's fields with a JSON member, in order, pushed last first; a reference
+    /// member is that reference field's edge (`KeyedArchive.referenceFieldEdge`).
+    private mutating func pushMembers(_ uid: Int, shape: FoundationShape) {
+        output.append(UInt8(ascii: "{"))
+        stack.append(.literal("}"))
+        var referenceIndex = 0
+        let named = shape.fields.compactMap { field in
+            defer { if field.accepts != nil { referenceIndex += 1 } }
+            return field.json.map { (key: field.key, member: $0, kind: field.kind, reference: field.accepts != nil ? referenceIndex : -1) }
+        }
+        let source = memberSource(uid, shape: shape)
+        for (position, field) in named.enumerated().reversed() {
+            // A number Foundation reads as a double renders as that double's value.
+            func scalar(_ index: Int) -> Item {
+                if case .finiteNumber? = field.kind { return .doubleScalar(plistIndex: index) }
+                return .scalar(plistIndex: index)
+            }
+            switch field.member {
+            case .reference(let name):
+                if field.reference >= 0, let edge = archive.referenceFieldEdge(of: source, shape: shape, index: field.reference) {
+                    stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
+                } else {
+                    stack.append(.literal("null"))
+                }
+                pushMemberName(name, first: position == 0)
+            case .scalar(let name):
+                if let value = archive.scalarField(uid, field.key) { stack.append(scalar(value)) } else { stack.append(.literal("null")) }
+                pushMemberName(name, first: position == 0)
+            case .component(let name):
+                if let value = archive.scalarField(uid, field.key), archive.plist.int64(at: value) != Int64.max {
+                    stack.append(.scalar(plistIndex: value))
+                } else {
+                    stack.append(.literal("null"))
+                }
+                pushMemberName(name, first: position == 0)
+            case .defaulted(let name):
+                if let value = archive.scalarField(uid, field.key) { stack.append(scalar(value)) } else { stack.append(.literal("0")) }
+                pushMemberName(name, first: position == 0)
+            case .scalarDate(let name):
+                if let value = archive.scalarField(uid, field.key) { stack.append(.dateScalar(plistIndex: value)) } else { stack.append(.literal("null")) }
+                pushMemberName(name, first: position == 0)
             }
         }
     }
@@ -175,17 +196,6 @@ extension PlainRenderer {
     private func memberSource(_ uid: Int, shape: FoundationShape) -> Int {
         guard shape == .personNameComponents, let target = archive.fieldTarget(uid, "NS.nameComponentsPrivate"), target != 0 else { return uid }
         return target
-    }
-
-    /// Pushes the object a field refers to (null when absent) as the next value.
-    private mutating func pushNamedReference(_ uid: Int, field: StaticString, jsonName: StaticString) {
-        let index = archive.plistIndex(of: uid)
-        if let pair = archive.plist.dictionaryPairIndex(index, forKey: field),
-           let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
-            stack.append(.edge(target: target, site: ReferenceSite(uid: uid, pair: pair), topIndex: -1, component: .fixed(jsonName)))
-        } else {
-            stack.append(.literal("null"))
-        }
     }
 
     /// Pushes `,"name":` (no comma for the first member), to be written before what was pushed last.

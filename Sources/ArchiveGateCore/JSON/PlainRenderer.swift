@@ -231,42 +231,53 @@ struct PlainRenderer {
         }
         output.append(contentsOf: classOpenings[classIndex])
         stack.append(.literal("}"))
-        let index = archive.plistIndex(of: uid)
-        let referencesStart = archive.plist.referencesStart(of: index)
-        for pair in (0 ..< archive.plist.count(of: index)).reversed() {
-            if archive.plist.stringEquals(Int(archive.plist.references[referencesStart + 2 * pair]), "$class") { continue }
-            let value = Int(archive.plist.references[referencesStart + 2 * pair + 1])
-            let site = ReferenceSite(uid: uid, pair: pair)
-            switch archive.plist.kind(of: value) {
-            case .uid:
-                stack.append(.edge(target: archive.plist.uidValue(at: value), site: site, topIndex: -1,
-                                   component: .field(uid: uid, pair: pair)))
-            case _ where !redactions.isEmpty && redactions.sites.contains(site):
-                // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
-                stack.append(.literal("null"))
-            case .array, .set:
-                stack.append(.inlineArray(uid: uid, pair: pair, plistIndex: value))
-            default:
-                stack.append(.scalar(plistIndex: value))
+        let first = stack.count
+        var edges = archive.fieldEdges(of: uid)
+        while let event = edges.next() {
+            switch event {
+            case .field(let pair, _, let value):
+                stack.append(.fieldKey(uid: uid, pair: pair))
+                switch archive.plist.kind(of: value) {
+                case .uid:
+                    break
+                case _ where !redactions.isEmpty && redactions.sites.contains(ReferenceSite(uid: uid, pair: pair)):
+                    // An inline value the policy faulted (inline kind mismatch, unknown key): null, like a referenced one.
+                    stack.append(.literal("null"))
+                    edges.skipField()
+                case .array, .set:
+                    // Its elements are pushed when it is written (`pushInlineArray`).
+                    stack.append(.inlineArray(uid: uid, pair: pair, plistIndex: value))
+                    edges.skipField()
+                default:
+                    stack.append(.scalar(plistIndex: value))
+                }
+            case .edge(let edge):
+                stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
+            case .entry, .inlineElement:
+                break
             }
-            stack.append(.fieldKey(uid: uid, pair: pair))
         }
+        stack.reverseSuffix(from: first)
     }
 
     private mutating func pushInlineArray(uid: Int, pair: Int, plistIndex: Int) {
         output.append(UInt8(ascii: "["))
         stack.append(.literal("]"))
-        let elements = archive.plist.children(of: plistIndex)
-        for position in (0 ..< elements.count).reversed() {
-            let element = Int(elements[elements.startIndex + position])
-            if archive.plist.kind(of: element) == .uid {
-                stack.append(.edge(target: archive.plist.uidValue(at: element), site: ReferenceSite(uid: uid, pair: pair, element: position),
-                                   topIndex: -1, component: .fieldElement(uid: uid, pair: pair, element: position)))
-            } else {
-                stack.append(.scalar(plistIndex: element))
+        let first = stack.count
+        var elements = archive.inlineElements(of: uid, pair: pair, value: plistIndex)
+        while let event = elements.next() {
+            switch event {
+            case .edge(let edge):
+                if edge.site.element > 0 { stack.append(.literal(",")) }
+                stack.append(.edge(target: edge.target, site: edge.site, topIndex: -1, component: edge.step))
+            case .inlineElement(let position, let value):
+                if position > 0 { stack.append(.literal(",")) }
+                stack.append(.scalar(plistIndex: value))
+            case .field, .entry:
+                break
             }
-            if position > 0 { stack.append(.literal(",")) }
         }
+        stack.reverseSuffix(from: first)
     }
 
     // MARK: - Scalars

@@ -1,7 +1,7 @@
 /// How one object is expanded into the edges the walk follows, with the checks that concern the
 /// object itself (key schema, required keys) rather than a site.
 extension PolicyEvaluator {
-    mutating func expand(_ uid: Int, into edges: inout WorkStack) throws(ArchiveError) {
+    mutating func expand(_ uid: Int, into work: inout WorkStack) throws(ArchiveError) {
         guard let classIndex = archive.classIndex(of: uid), !archive.classes[classIndex].isInline else { return }
         if archive.classes[classIndex].isInlineOnlyInstance {
             let className = archive.classes[classIndex].name
@@ -12,9 +12,9 @@ extension PolicyEvaluator {
             return
         }
         if let shape = try shape(of: uid) {
-            expandFoundation(uid, shape: shape, into: &edges)
+            expandFoundation(uid, shape: shape, into: &work)
         } else {
-            expandCustom(uid, classIndex: classIndex, into: &edges)
+            expandCustom(uid, classIndex: classIndex, into: &work)
         }
     }
 
@@ -22,7 +22,7 @@ extension PolicyEvaluator {
     /// object's pointer. Under a policy the object is then nulled and not walked (returns false);
     /// inspection mode (any class) renders it as it is and walks on, the report still invalid.
     private mutating func checkShape(_ uid: Int, as shape: FoundationShape, className: String) throws(ArchiveError) -> Bool {
-        let problems = archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: try self.shape(of: uid) != nil)
+        let problems = try shapeProblems(of: uid, as: shape)
         return record(problems, uid: uid, className: className)
     }
 
@@ -39,54 +39,49 @@ extension PolicyEvaluator {
         return false
     }
 
-    private mutating func expandCustom(_ uid: Int, classIndex: Int, into edges: inout WorkStack) {
-        let index = archive.plistIndex(of: uid)
+    /// A custom object's edges (`KeyedArchive.fieldEdges`), each field's key checked against the
+    /// class's schema first: a rejected key is redacted, an inline value the schema names is
+    /// checked here, and neither is followed.
+    private mutating func expandCustom(_ uid: Int, classIndex: Int, into work: inout WorkStack) {
         let compiled = schemaKeys.schemaOfClass[classIndex]
         if compiled >= 0 {
             requiredFound.removeAll(keepingCapacity: true)
             requiredFound.append(contentsOf: repeatElement(false, count: schemaKeys.classSlots[compiled].requiredCount))
         }
-        let pairs = archive.plist.count(of: index)
-        let referencesStart = archive.plist.referencesStart(of: index)
-        for pair in 0 ..< pairs {
-            let keyIndex = Int(archive.plist.references[referencesStart + 2 * pair])
-            if archive.plist.stringEquals(keyIndex, "$class") { continue }
-            let value = Int(archive.plist.references[referencesStart + 2 * pair + 1])
-            let site = ReferenceSite(uid: uid, pair: pair)
-            var expectation = SiteExpectation.allowed
-            if compiled >= 0 {
+        var edges = archive.fieldEdges(of: uid)
+        // What the schema expects of the field whose references are being listed.
+        var expectation = SiteExpectation.allowed
+        while let event = edges.next() {
+            switch event {
+            case .field(let pair, let keyIndex, let value):
+                expectation = .allowed
+                guard compiled >= 0 else { continue }
                 let resolution = resolveKey(keyIndex, pair: pair, classIndex: classIndex, compiled: compiled)
                 if resolution.requiredSlot >= 0, archive.referencedUID(value) != 0 { requiredFound[resolution.requiredSlot] = true }
                 switch resolution.kind {
                 case .entry(let entry):
                     expectation = .entry(entry)
+                    let kind = archive.plist.kind(of: value)
+                    if kind != .uid {
+                        checkInline(kind, against: entry, uid: uid, pair: pair, classIndex: classIndex, site: ReferenceSite(uid: uid, pair: pair))
+                        edges.skipField()
+                    }
                 case .rejected:
                     let key = archive.userKey(uid, pair: pair)
                     appendViolation(.unknownKey, "key '\(key)' is not in the schema of '\(archive.classes[classIndex].name)'",
                                     path: pointer(appending: .field(uid: uid, pair: pair)), uid: uid,
                                     className: archive.classes[classIndex].name, key: key)
-                    redactions.sites.insert(site)
-                    continue
+                    redactions.sites.insert(ReferenceSite(uid: uid, pair: pair))
+                    edges.skipField()
                 case .unconstrained:
                     break
                 }
-            }
-            let object = archive.plist.objects[value]
-            if object.kind == .uid {
-                edges.append(Edge(target: archive.plist.uidValue(at: value), site: site, expectation: expectation,
-                                  component: .field(uid: uid, pair: pair)))
-                continue
-            }
-            if case .entry(let entry) = expectation {
-                checkInline(object.kind, against: entry, uid: uid, pair: pair, classIndex: classIndex, site: site)
-                continue
-            }
-            if object.kind == .array || object.kind == .set {
-                for (position, element) in archive.plist.children(of: value).enumerated() where archive.plist.kind(of: Int(element)) == .uid {
-                    edges.append(Edge(target: archive.plist.uidValue(ofReference: element),
-                                      site: ReferenceSite(uid: uid, pair: pair, element: position), expectation: .allowed,
-                                      component: .fieldElement(uid: uid, pair: pair, element: position)))
-                }
+            case .edge(let edge):
+                // An inline array's elements are checked against the policy's allow set.
+                work.append(Edge(target: edge.target, site: edge.site, expectation: edge.kind == .field ? expectation : .allowed,
+                                 component: edge.step))
+            case .entry, .inlineElement:
+                break
             }
         }
         guard compiled >= 0 else { return }
@@ -150,58 +145,40 @@ extension PolicyEvaluator {
         return KeyResolution(kind: .entry(entry), requiredSlot: requiredSlot)
     }
 
-    private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into edges: inout WorkStack) {
-        let index = archive.plistIndex(of: uid)
-        switch shape.jsonForm {
-        case .array:
-            // Elements the site check already faulted are redacted, not walked: their contents
-            // are nobody's business once the element itself is refused.
-            guard let layout = collectionLayout(uid) else { return }
-            for position in 0 ..< layout.count {
-                let site = layout.site(at: position, uid: uid)
-                if !redactions.sites.isEmpty, redactions.sites.contains(site) { continue }
-                edges.append(Edge(target: layout.target(at: position, in: archive), site: site, expectation: .unchecked,
-                                  component: .index(position)))
-            }
-        case .dictionary:
-            // `shape(of:)` guaranteed the keys and values exist, as many of each.
-            guard let dictionary = dictionaryLayout(uid) else { return }
-            let (keys, values, stringKeys) = (dictionary.keys, dictionary.values, dictionary.stringKeys)
-            for position in 0 ..< keys.count {
-                let keySite = keys.site(at: position, uid: uid), valueSite = values.site(at: position, uid: uid)
-                if !redactions.sites.isEmpty, redactions.sites.contains(keySite) || redactions.sites.contains(valueSite) { continue }
-                let keyUID = keys.target(at: position, in: archive)
-                edges.append(Edge(target: keyUID, site: keySite, expectation: .unchecked, component: stringKeys ? .none : .pairKey(position)))
-                edges.append(Edge(target: values.target(at: position, in: archive), site: valueSite, expectation: .unchecked,
-                                  component: stringKeys ? .dictionaryKey(keyUID: keyUID) : .pairValue(position)))
-            }
-        case .attributedRuns:
-            // The text is checked as the NSString field; each run's dictionary is walked where the
-            // JSON shows it (`/i/attributes`), its site the NSAttributes field or array element, so
-            // a refused dictionary is nulled in that run. The NSAttributes array itself is only a
-            // table of dictionaries (its class is checked by the run reader), not walked as an array.
-            let fields = shape.referenceFields
-            if let pair = archive.plist.dictionaryPairIndex(index, forKey: "NSString"),
-               let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) {
-                edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
-                                  expectation: .entry(table.internalEntry(shape, field: 0)), component: .none))
-            }
-            guard case .success(_, let runs) = archive.attributedRuns(uid), let attributesField = fields.firstIndex(where: { $0.key.description == "NSAttributes" }) else { return }
-            for (position, run) in runs.enumerated() {
-                if !redactions.sites.isEmpty, redactions.sites.contains(run.attributes.site) { continue }
-                edges.append(Edge(target: run.attributes.target, site: run.attributes.site,
-                                  expectation: .entry(table.internalEntry(shape, field: attributesField)), component: .runAttributes(position)))
-            }
-        default:
-            // By index: a `for … in` copy of each field retained and released its `accepts` set.
-            let fields = shape.referenceFields
-            for position in fields.indices {
-                guard let pair = archive.plist.dictionaryPairIndex(index, forKey: fields[position].key),
-                      let target = archive.referencedUID(archive.plist.dictionaryValue(index, pair: pair)) else { continue }
-                edges.append(Edge(target: target, site: ReferenceSite(uid: uid, pair: pair),
-                                  expectation: .entry(table.internalEntry(shape, field: position)),
-                                  component: fields[position].jsonName.map { .fixed($0) } ?? .none))
+    /// A Foundation object's edges through its shape (`KeyedArchive.edges(of:shape:layouts:)`).
+    /// Elements, entries and runs whose site the site check already faulted are redacted, not
+    /// walked: their contents are nobody's business once the element itself is refused. A reference
+    /// field, and a run's attribute dictionary (walked where the JSON shows it, `/i/attributes`),
+    /// is checked against the classes Foundation accepts there.
+    private mutating func expandFoundation(_ uid: Int, shape: FoundationShape, into work: inout WorkStack) {
+        var edges = edges(of: uid, shape: shape)
+        while let event = edges.next() {
+            switch event {
+            case .edge(let edge):
+                let expectation: SiteExpectation
+                switch edge.kind {
+                case .referenceField:
+                    expectation = .entry(table.internalEntry(shape, field: Int(edge.position)))
+                case .runAttributes:
+                    if isRedacted(edge.site) { continue }
+                    expectation = .entry(table.internalEntry(shape, field: FoundationShape.attributesField))
+                default:
+                    if isRedacted(edge.site) { continue }
+                    expectation = .unchecked
+                }
+                work.append(Edge(target: edge.target, site: edge.site, expectation: expectation, component: edge.step))
+            case .entry(let key, let value):
+                if isRedacted(key.site) || isRedacted(value.site) { continue }
+                work.append(Edge(target: key.target, site: key.site, expectation: .unchecked, component: key.step))
+                work.append(Edge(target: value.target, site: value.site, expectation: .unchecked, component: value.step))
+            case .field, .inlineElement:
+                break
             }
         }
+    }
+
+    /// Whether the site check refused the reference at `site` (most walks redact nothing).
+    private func isRedacted(_ site: ReferenceSite) -> Bool {
+        !redactions.sites.isEmpty && redactions.sites.contains(site)
     }
 }

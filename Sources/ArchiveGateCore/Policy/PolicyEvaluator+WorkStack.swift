@@ -23,14 +23,7 @@ extension PolicyEvaluator {
 
         /// Reverses the work added since the stack held `start` items.
         mutating func reverseFrom(_ start: Int) {
-            // Swapped by index: reversing the slice `items[start...]` copied it on every call.
-            var low = start
-            var high = items.count - 1
-            while low < high {
-                items.swapAt(low, high)
-                low += 1
-                high -= 1
-            }
+            items.reverseSuffix(from: start)
         }
     }
 }

@@ -259,38 +259,34 @@ struct PolicyEvaluator {
         return message
     }
 
-    /// Element (and dictionary key) classes of a collection, checked once per collection and constraint.
+    /// Element (and dictionary key) classes of a collection, checked once per collection and
+    /// constraint: the keys first, then the values or elements (the order findings are reported in).
     private mutating func checkElements(of edge: Edge, elements: Int?, keys: Int?) throws(ArchiveError) {
         guard let shape = try shape(of: edge.target), shape.isCollection || shape.isDictionary else { return }
         guard checkedElements.insert(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1, objectCount: archive.objectCount) else { return }
-        let isDictionary = shape.isDictionary
-        let dictionary = isDictionary ? dictionaryLayout(edge.target) : nil
-        let stringKeys = dictionary?.stringKeys ?? false
-        if let keyLayout = dictionary?.keys {
-            for position in 0 ..< keyLayout.count {
-                try checkElement(keyLayout.target(at: position, in: archive), set: keys ?? ExpectationTable.allowedSet,
-                                 constrained: keys != nil, owner: edge, site: keyLayout.site(at: position, uid: edge.target)) {
-                    $0.pointer(appending: edge.component) + (stringKeys ? "" : "/\(position)/key")
-                }
+        if shape.isDictionary {
+            var entries = edges(of: edge.target, shape: shape)
+            while let event = entries.next() {
+                guard case .entry(let key, _) = event else { continue }
+                try checkElement(key, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil, owner: edge)
             }
         }
-        guard let layout = isDictionary ? dictionary?.values : collectionLayout(edge.target) else { return }
-        let keyLayout = stringKeys ? dictionary?.keys : nil
-        for position in 0 ..< layout.count {
-            try checkElement(layout.target(at: position, in: archive), set: elements ?? ExpectationTable.allowedSet,
-                         constrained: elements != nil, owner: edge, site: layout.site(at: position, uid: edge.target)) { evaluator in
-                let base = evaluator.pointer(appending: edge.component)
-                guard isDictionary else { return base + "/\(position)" }
-                guard let keyLayout, position < keyLayout.count else { return base + "/\(position)/value" }
-                let keyUID = keyLayout.target(at: position, in: evaluator.archive)
-                return JSONPointer.appending(base, evaluator.archive.stringValue(ofObject: keyUID) ?? "")
+        var members = edges(of: edge.target, shape: shape)
+        while let event = members.next() {
+            switch event {
+            case .edge(let element):
+                try checkElement(element, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil, owner: edge)
+            case .entry(_, let value):
+                try checkElement(value, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil, owner: edge)
+            case .field, .inlineElement:
+                break
             }
         }
     }
 
-    private mutating func checkElement(_ uid: Int, set: Int, constrained: Bool, owner: Edge, site: ReferenceSite,
-                                       path: (PolicyEvaluator) -> String) throws(ArchiveError) {
-        try scanDanger(uid, path: path)
+    private mutating func checkElement(_ element: ObjectEdge, set: Int, constrained: Bool, owner: Edge) throws(ArchiveError) {
+        let uid = element.target
+        try scanDanger(uid) { $0.pointer(appending: owner.component) + element.step.token(in: $0.archive) }
         guard uid != 0, let classIndex = archive.classIndex(of: uid) else { return }
         guard !table.accepts(set: set, classIndex: classIndex) else {
             if constrained {
@@ -305,19 +301,23 @@ struct PolicyEvaluator {
         let message = constrained
             ? mismatchMessage(className, expected: table.sets[set], uid: uid)
             : "class '\(className)' is not allowed by policy '\(policy.name)'"
-        appendViolation(code, message, path: path(self), uid: uid, className: className, key: nil)
-        redactions.sites.insert(site)
+        appendViolation(code, message, path: pointer(appending: owner.component) + element.step.token(in: archive), uid: uid,
+                        className: className, key: nil)
+        redactions.sites.insert(element.site)
     }
 
-    /// Where a dictionary's keys and values are (`LayoutMemo`: the site check of a dictionary and
-    /// its expansion right after ask for the same object).
-    mutating func dictionaryLayout(_ uid: Int) -> DictionaryLayout? {
-        shapes.layouts.dictionary(uid, in: archive)
+    /// The edges of object `uid` read through `shape` (`KeyedArchive.edges(of:shape:layouts:)`),
+    /// its layout through the walk's memo: the site check of a collection and its expansion right
+    /// after read the same one.
+    mutating func edges(of uid: Int, shape: FoundationShape) -> EdgeCursor {
+        archive.edges(of: uid, shape: shape, layouts: &shapes.layouts)
     }
 
-    /// Where a collection's elements are (`LayoutMemo`).
-    mutating func collectionLayout(_ uid: Int) -> CollectionLayout? {
-        shapes.layouts.collection(uid, in: archive)
+    /// The shape check of object `uid` as its class's `shape` (`KeyedArchive.shapeProblems`), the
+    /// layouts read through the walk's memo. A reference field whose class is wrong is left to the
+    /// walk's class check when the walk reads the object with its shape (and so follows that field).
+    mutating func shapeProblems(of uid: Int, as shape: FoundationShape) throws(ArchiveError) -> [ShapeProblem] {
+        let readWithShape = try self.shape(of: uid) != nil
+        return archive.shapeProblems(of: uid, as: shape, referencesCheckedByWalk: readWithShape, layouts: &shapes.layouts)
     }
 }
-
