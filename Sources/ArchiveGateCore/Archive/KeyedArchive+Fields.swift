@@ -45,9 +45,12 @@ extension KeyedArchive {
         return key.hasPrefix("$$") ? String(key.dropFirst()) : key
     }
 
-    /// Whether field pair `pair` of instance `uid` is the `$class` reference.
+    /// Whether field pair `pair` of instance `uid` is the `$class` reference: read from where
+    /// classification found it (one byte per UID), else from the key's text.
     @inlinable
     public func isClassPair(_ uid: Int, pair: Int) -> Bool {
-        plist.stringEquals(plist.dictionaryKey(plistIndex(of: uid), pair: pair), "$class")
+        let known = storage.classPairs[uid]
+        if known != Self.unknownClassPair { return Int(known) == pair }
+        return plist.stringEquals(plist.dictionaryKey(plistIndex(of: uid), pair: pair), "$class")
     }
 }

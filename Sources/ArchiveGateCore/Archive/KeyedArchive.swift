@@ -15,13 +15,18 @@ public struct KeyedArchive: Sendable {
         @usableFromInline let entries: EntryTable
         @usableFromInline let classes: [ArchiveClass]
         @usableFromInline let objectsStart: Int
+        /// Per UID, the pair position of an instance's `$class` key (the classifier found it while
+        /// reading every key once), or `unknownClassPair` (not an instance, or past 254 pairs).
+        @usableFromInline let classPairs: [UInt8]
 
-        init(plist: PropertyList, top: [TopEntry], entries: EntryTable, classes: [ArchiveClass], objectsStart: Int) {
+        init(plist: PropertyList, top: [TopEntry], entries: EntryTable, classes: [ArchiveClass], objectsStart: Int,
+             classPairs: [UInt8]) {
             self.plist = plist
             self.top = top
             self.entries = entries
             self.classes = classes
             self.objectsStart = objectsStart
+            self.classPairs = classPairs
         }
     }
 
@@ -62,6 +67,8 @@ public struct KeyedArchive: Sendable {
     /// The distinct classes in the archive, in first-seen order.
     @inlinable public var classes: [ArchiveClass] { _read { yield storage.classes } }
     @inlinable var objectsStart: Int { storage.objectsStart }
+    /// `Storage.classPairs`: the answer is not known, compare the key.
+    @usableFromInline static let unknownClassPair: UInt8 = .max
 
     /// The number of `$objects` entries, `$null` included.
     public var objectCount: Int { entries.count }
@@ -158,7 +165,8 @@ public struct KeyedArchive: Sendable {
             try classifier.checkReference(uid, path: path)
             top.append(TopEntry(name: name, uid: uid))
         }
-        storage = Storage(plist: plist, top: top, entries: entries, classes: classifier.classes, objectsStart: objectsStart)
+        storage = Storage(plist: plist, top: top, entries: entries, classes: classifier.classes, objectsStart: objectsStart,
+                          classPairs: classifier.classPairs)
     }
 }
 
@@ -189,6 +197,8 @@ private struct EntryClassifier {
     private var classIndexByRecord: [Int32]
     /// UIDs other than 0 of strings equal to "$null" (nil wherever referenced).
     var nullStrings: Set<Int> = []
+    /// Each instance's `$class` pair position as pass 1 found it (`KeyedArchive.Storage.classPairs`).
+    var classPairs: [UInt8]
 
     init(plist: PropertyList, objectsStart: Int, count: Int, classTag: @escaping (String) -> ClassTag) {
         self.plist = plist
@@ -197,6 +207,7 @@ private struct EntryClassifier {
         self.count = count
         self.entries = Array(repeating: EntryTable.nullCode, count: count)
         self.classIndexByRecord = Array(repeating: -1, count: count)
+        self.classPairs = Array(repeating: KeyedArchive.unknownClassPair, count: count)
     }
 
     func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
@@ -237,6 +248,7 @@ private struct EntryClassifier {
                     // Until pass 2 replaces it with the class index: where `$class` is, so that
                     // pass 2 need not read the keys again, or that a reserved key needs its check.
                     entries[uid] = hasReserved || hasClasses ? Self.instanceWithReservedKey : Int32(classPair)
+                    if classPair < Int(KeyedArchive.unknownClassPair) { classPairs[uid] = UInt8(classPair) }
                 }
             case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
                 entries[uid] = Int32(inlineClass(for: kind))
