@@ -34,6 +34,8 @@ extension KeyedArchive {
     public func uidArray(_ uid: Int, _ key: StaticString) -> ArraySlice<UInt32>? {
         guard let value = field(uid, key), plist.kind(of: value) == .array else { return nil }
         let elements = plist.children(of: value)
+        // Classification read every element of every instance's array field once.
+        if storage.uidArrays.contains(value) { return elements }
         for element in elements where plist.kind(of: Int(element)) != .uid { return nil }
         return elements
     }

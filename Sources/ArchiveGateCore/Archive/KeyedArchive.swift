@@ -18,15 +18,19 @@ public struct KeyedArchive: Sendable {
         /// Per UID, the pair position of an instance's `$class` key (the classifier found it while
         /// reading every key once), or `unknownClassPair` (not an instance, or past 254 pairs).
         @usableFromInline let classPairs: [UInt8]
+        /// The plist arrays held by an instance's field whose elements are all UIDs (the classifier
+        /// read every element's kind once; `uidArray` need not read them again). One bit per plist object.
+        let uidArrays: IndexBitSet
 
         init(plist: PropertyList, top: [TopEntry], entries: EntryTable, classes: [ArchiveClass], objectsStart: Int,
-             classPairs: [UInt8]) {
+             classPairs: [UInt8], uidArrays: IndexBitSet) {
             self.plist = plist
             self.top = top
             self.entries = entries
             self.classes = classes
             self.objectsStart = objectsStart
             self.classPairs = classPairs
+            self.uidArrays = uidArrays
         }
     }
 
@@ -166,7 +170,7 @@ public struct KeyedArchive: Sendable {
             top.append(TopEntry(name: name, uid: uid))
         }
         storage = Storage(plist: plist, top: top, entries: entries, classes: classifier.classes, objectsStart: objectsStart,
-                          classPairs: classifier.classPairs)
+                          classPairs: classifier.classPairs, uidArrays: classifier.uidArrays)
     }
 }
 
@@ -199,6 +203,8 @@ private struct EntryClassifier {
     var nullStrings: Set<Int> = []
     /// Each instance's `$class` pair position as pass 1 found it (`KeyedArchive.Storage.classPairs`).
     var classPairs: [UInt8]
+    /// Arrays in instance fields whose every element is a UID (`KeyedArchive.Storage.uidArrays`).
+    var uidArrays: IndexBitSet
 
     init(plist: PropertyList, objectsStart: Int, count: Int, classTag: @escaping (String) -> ClassTag) {
         self.plist = plist
@@ -208,6 +214,7 @@ private struct EntryClassifier {
         self.entries = Array(repeating: EntryTable.nullCode, count: count)
         self.classIndexByRecord = Array(repeating: -1, count: count)
         self.classPairs = Array(repeating: KeyedArchive.unknownClassPair, count: count)
+        self.uidArrays = IndexBitSet(count: plist.objects.count)
     }
 
     func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
@@ -411,7 +418,7 @@ private struct EntryClassifier {
     /// Always inlined into the per-field loop (a call copied the classifier's fields per field);
     /// UIDs and scalars, nearly every field, are decided here, containers out of line.
     @inline(__always)
-    private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
+    private mutating func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist.kind(of: value) {
         case .uid:
             if !isValueReference(plist.uidValue(at: value)) { try checkReference(plist.uidValue(at: value), path: fieldPath(uid, keyIndex)) }
@@ -423,7 +430,7 @@ private struct EntryClassifier {
     }
 
     /// `checkFieldValue` for a container or null value.
-    private func checkContainerFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
+    private mutating func checkContainerFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist.kind(of: value) {
         case .set:
             throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex),
@@ -431,6 +438,7 @@ private struct EntryClassifier {
         case .array:
             // By index into `references`: an `ArraySlice` of it would retain and release the array.
             let start = plist.referencesStart(of: value)
+            var allUIDs = true
             for position in 0 ..< plist.count(of: value) {
                 let element = plist.references[start + position]
                 switch plist.kind(of: Int(element)) {
@@ -442,9 +450,10 @@ private struct EntryClassifier {
                     throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(fieldPath(uid, keyIndex), position),
                                        "a field's array holds a nested \(plist.kind(of: Int(element)))")
                 default:
-                    break
+                    allUIDs = false
                 }
             }
+            if allUIDs { _ = uidArrays.insert(value) }
         case .dictionary, .null:
             throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex), "a field cannot hold a \(plist.kind(of: value))")
         default:
