@@ -153,7 +153,7 @@ def render(batch_rows, http_rows, args, before, after):
              f"load average before {before['load']}, after {after['load']}; medians of {args.runs} runs", ""]
     if batch_rows:
         lines += [f"Folder batch: `archivegate … --jobs {args.jobs} DIR > out.jsonl` (JSON Lines), "
-                  f"{batch_rows[0]['files']:,} files (`{os.path.relpath(args.corpus, ROOT)}` copied), whole process, wall time",
+                  f"{batch_rows[0]['files']:,} files (`{os.path.join(os.path.basename(os.path.dirname(os.path.abspath(args.corpus))), os.path.basename(os.path.abspath(args.corpus)))}` copied), whole process, wall time",
                   "", "| build | command | files/s | wall s | CPU ms per file | runs (wall s) | target | met |",
                   "|---|---|--:|--:|--:|---|---|:-:|"]
         for row in batch_rows:
