@@ -105,6 +105,34 @@ import Testing
         #expect(result.stderr.contains(": 500 valid, 500 rejected, 500 malformed, 500 skipped"))
     }
 
+    /// Records spell their strings as `JSONEncoder` (`.withoutEscapingSlashes`) does — quotes,
+    /// backslashes, control characters and non-ASCII in a file name, an error's fields in sorted
+    /// order — and every record reaches stdout, though they are written in batches.
+    @Test func recordsSpellAwkwardNamesAsJSONEncoderDoes() throws {
+        let root = try CLIRunner.temporaryDirectory().appendingPathComponent("awkward")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let names = ["quote\"d.plist", "back\\slash.plist", "tab\there.plist", "new\nline.plist", "caf\u{e9} \u{1F600}.plist",
+                     "bell\u{7}.plist"]
+        for name in names {
+            try Data(Array("bplist00garbage".utf8)).write(to: root.appendingPathComponent(name))
+        }
+        let result = try CLIRunner.runToFiles(["validate", "--jobs", "2", root.path])
+        #expect(result.status == 2)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == names.count)
+        for name in names {
+            let file = String(decoding: try encoder.encode(name), as: UTF8.self)
+            let line = try #require(lines.first { $0.hasPrefix("{\"file\":\(file),") }, "no record for \(file)")
+            let record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let error = try #require(record["error"] as? [String: String])
+            let spelled = String(decoding: try encoder.encode(error), as: UTF8.self)
+            #expect(line.hasSuffix(",\"error\":\(spelled)}"))
+            #expect(record["status"] as? String == "malformed")
+        }
+    }
+
     @Test func globsAndDepthSelectFiles() throws {
         let (root, _) = try Self.makeTree()
         // Without --recursive a folder's own files only: this tree keeps every file in sub-folders.

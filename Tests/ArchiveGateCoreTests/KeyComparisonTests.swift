@@ -75,6 +75,25 @@ import Testing
         #expect(!plist.stringEquals(Int(values[0]), "1"))  // not a string
     }
 
+    /// UTF-16 strings are compared with UTF-8 text unit by unit (no `String` built): every width
+    /// of UTF-8 sequence, surrogate pairs, and texts that differ only in length or in one byte.
+    @Test func utf16StringsCompareWithUTF8TextAsStringsDo() throws {
+        let texts = ["$null", "", "a", "naïve", "日本語", "emoji🙂", "ü", "$nul", "$nulll", "naïvf", "日本誤", "emoji🙃", "🙂"]
+        var raw = Raw()
+        let objects = texts.map { raw.append(raw: Self.utf16($0)) }
+        let array = raw.array(objects)
+        let plist = try PropertyList.read(raw.bytes { $0.topObject = array })
+        for (object, text) in zip(objects, texts) {
+            #expect(plist.kind(of: Int(object)) == .utf16String || text.isEmpty)
+            for other in texts {
+                let equal = Array(other.utf8).withUnsafeBufferPointer { plist.stringEquals(Int(object), utf8: $0) }
+                #expect(equal == (text == other), "UTF-16 '\(text)' against UTF-8 '\(other)'")
+            }
+        }
+        #expect(!plist.stringEquals(Int(objects[0]), "$nulx"))
+        #expect(plist.stringEquals(Int(objects[0]), "$null"))
+    }
+
     @Test func duplicateKeysAreFoundWhateverTheyAreStoredAs() {
         func problem(_ keys: [[UInt8]]) -> String? {
             var raw = Raw()

@@ -34,6 +34,8 @@ extension KeyedArchive {
     public func uidArray(_ uid: Int, _ key: StaticString) -> ArraySlice<UInt32>? {
         guard let value = field(uid, key), plist.kind(of: value) == .array else { return nil }
         let elements = plist.children(of: value)
+        // Classification read every element of every instance's array field once.
+        if storage.uidArrays.contains(value) { return elements }
         for element in elements where plist.kind(of: Int(element)) != .uid { return nil }
         return elements
     }
@@ -45,9 +47,12 @@ extension KeyedArchive {
         return key.hasPrefix("$$") ? String(key.dropFirst()) : key
     }
 
-    /// Whether field pair `pair` of instance `uid` is the `$class` reference.
+    /// Whether field pair `pair` of instance `uid` is the `$class` reference: read from where
+    /// classification found it (one byte per UID), else from the key's text.
     @inlinable
     public func isClassPair(_ uid: Int, pair: Int) -> Bool {
-        plist.stringEquals(plist.dictionaryKey(plistIndex(of: uid), pair: pair), "$class")
+        let known = storage.classPairs[uid]
+        if known != Self.unknownClassPair { return Int(known) == pair }
+        return plist.stringEquals(plist.dictionaryKey(plistIndex(of: uid), pair: pair), "$class")
     }
 }

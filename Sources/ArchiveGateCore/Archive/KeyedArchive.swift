@@ -15,13 +15,22 @@ public struct KeyedArchive: Sendable {
         @usableFromInline let entries: EntryTable
         @usableFromInline let classes: [ArchiveClass]
         @usableFromInline let objectsStart: Int
+        /// Per UID, the pair position of an instance's `$class` key (the classifier found it while
+        /// reading every key once), or `unknownClassPair` (not an instance, or past 254 pairs).
+        @usableFromInline let classPairs: [UInt8]
+        /// The plist arrays held by an instance's field whose elements are all UIDs (the classifier
+        /// read every element's kind once; `uidArray` need not read them again). One bit per plist object.
+        let uidArrays: IndexBitSet
 
-        init(plist: PropertyList, top: [TopEntry], entries: EntryTable, classes: [ArchiveClass], objectsStart: Int) {
+        init(plist: PropertyList, top: [TopEntry], entries: EntryTable, classes: [ArchiveClass], objectsStart: Int,
+             classPairs: [UInt8], uidArrays: IndexBitSet) {
             self.plist = plist
             self.top = top
             self.entries = entries
             self.classes = classes
             self.objectsStart = objectsStart
+            self.classPairs = classPairs
+            self.uidArrays = uidArrays
         }
     }
 
@@ -62,6 +71,8 @@ public struct KeyedArchive: Sendable {
     /// The distinct classes in the archive, in first-seen order.
     @inlinable public var classes: [ArchiveClass] { _read { yield storage.classes } }
     @inlinable var objectsStart: Int { storage.objectsStart }
+    /// `Storage.classPairs`: the answer is not known, compare the key.
+    @usableFromInline static let unknownClassPair: UInt8 = .max
 
     /// The number of `$objects` entries, `$null` included.
     public var objectCount: Int { entries.count }
@@ -158,7 +169,8 @@ public struct KeyedArchive: Sendable {
             try classifier.checkReference(uid, path: path)
             top.append(TopEntry(name: name, uid: uid))
         }
-        storage = Storage(plist: plist, top: top, entries: entries, classes: classifier.classes, objectsStart: objectsStart)
+        storage = Storage(plist: plist, top: top, entries: entries, classes: classifier.classes, objectsStart: objectsStart,
+                          classPairs: classifier.classPairs, uidArrays: classifier.uidArrays)
     }
 }
 
@@ -189,6 +201,10 @@ private struct EntryClassifier {
     private var classIndexByRecord: [Int32]
     /// UIDs other than 0 of strings equal to "$null" (nil wherever referenced).
     var nullStrings: Set<Int> = []
+    /// Each instance's `$class` pair position as pass 1 found it (`KeyedArchive.Storage.classPairs`).
+    var classPairs: [UInt8]
+    /// Arrays in instance fields whose every element is a UID (`KeyedArchive.Storage.uidArrays`).
+    var uidArrays: IndexBitSet
 
     init(plist: PropertyList, objectsStart: Int, count: Int, classTag: @escaping (String) -> ClassTag) {
         self.plist = plist
@@ -197,6 +213,8 @@ private struct EntryClassifier {
         self.count = count
         self.entries = Array(repeating: EntryTable.nullCode, count: count)
         self.classIndexByRecord = Array(repeating: -1, count: count)
+        self.classPairs = Array(repeating: KeyedArchive.unknownClassPair, count: count)
+        self.uidArrays = IndexBitSet(count: plist.objects.count)
     }
 
     func plistIndex(_ uid: Int) -> Int { Int(plist.references[objectsStart + uid]) }
@@ -237,6 +255,7 @@ private struct EntryClassifier {
                     // Until pass 2 replaces it with the class index: where `$class` is, so that
                     // pass 2 need not read the keys again, or that a reserved key needs its check.
                     entries[uid] = hasReserved || hasClasses ? Self.instanceWithReservedKey : Int32(classPair)
+                    if classPair < Int(KeyedArchive.unknownClassPair) { classPairs[uid] = UInt8(classPair) }
                 }
             case .asciiString, .utf8String, .utf16String, .integer, .real, .bool, .data, .date:
                 entries[uid] = Int32(inlineClass(for: kind))
@@ -399,7 +418,7 @@ private struct EntryClassifier {
     /// Always inlined into the per-field loop (a call copied the classifier's fields per field);
     /// UIDs and scalars, nearly every field, are decided here, containers out of line.
     @inline(__always)
-    private func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
+    private mutating func checkFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist.kind(of: value) {
         case .uid:
             if !isValueReference(plist.uidValue(at: value)) { try checkReference(plist.uidValue(at: value), path: fieldPath(uid, keyIndex)) }
@@ -411,7 +430,7 @@ private struct EntryClassifier {
     }
 
     /// `checkFieldValue` for a container or null value.
-    private func checkContainerFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
+    private mutating func checkContainerFieldValue(_ value: Int, uid: Int, keyIndex: Int) throws(ArchiveError) {
         switch plist.kind(of: value) {
         case .set:
             throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex),
@@ -419,6 +438,7 @@ private struct EntryClassifier {
         case .array:
             // By index into `references`: an `ArraySlice` of it would retain and release the array.
             let start = plist.referencesStart(of: value)
+            var allUIDs = true
             for position in 0 ..< plist.count(of: value) {
                 let element = plist.references[start + position]
                 switch plist.kind(of: Int(element)) {
@@ -430,9 +450,10 @@ private struct EntryClassifier {
                     throw ArchiveError(.invalidFieldValue, path: JSONPointer.appending(fieldPath(uid, keyIndex), position),
                                        "a field's array holds a nested \(plist.kind(of: Int(element)))")
                 default:
-                    break
+                    allUIDs = false
                 }
             }
+            if allUIDs { _ = uidArrays.insert(value) }
         case .dictionary, .null:
             throw ArchiveError(.invalidFieldValue, path: fieldPath(uid, keyIndex), "a field cannot hold a \(plist.kind(of: value))")
         default:

@@ -1,9 +1,32 @@
 /// Which bytes of a binary plist's object area the objects account for.
 ///
 /// Objects are normally written back to back in object-number order from byte 8 to the offset
-/// table, which one pass checks with no allocation. Any other layout (objects out of order, shared
+/// table, which the decoding pass checks as it goes, with no allocation. Any other layout (objects out of order, shared
 /// offsets) is checked by sorting the offsets: 8 bytes per object, only for such files.
 extension BinaryPropertyListReader {
+    /// The in-order check, run by the decoding pass as each object is decoded (its marker is then
+    /// in cache): while every object starts where the previous one ended, `inOrderEnd` is where
+    /// the last one ends. The first object that does not breaks the run, and `firstUncoveredByte`
+    /// then sorts the offsets after decoding (the same answer its own in-order pass would give).
+    struct CoverageCursor {
+        private var covered = BinaryPropertyListReader.header.count
+        private var inOrder = true
+
+        /// The end of the objects written back to back from byte 8, or nil when they are not.
+        var inOrderEnd: Int? { inOrder ? covered : nil }
+
+        /// Notes the object just decoded at `offset` (so its marker and length were checked).
+        @inline(__always)
+        mutating func note(_ buffer: UnsafeBufferPointer<UInt8>, decodedAt offset: Int, referenceSize: Int) {
+            guard inOrder else { return }
+            guard offset == covered else {
+                inOrder = false
+                return
+            }
+            covered = BinaryPropertyListReader.encodedEnd(buffer, at: offset, referenceSize: referenceSize)
+        }
+    }
+
     /// The first byte in `8 ..< tableStart` that no object's encoding covers, or nil. Runs after
     /// every object decoded, so each marker and length read here was already checked.
     static func firstUncoveredByte(_ buffer: UnsafeBufferPointer<UInt8>, tableStart: Int, offsetSize: Int,

@@ -32,6 +32,9 @@ struct BinaryPropertyListReader {
         var objects = PropertyListObjectTable()
         var failure: PropertyListError?
         var movedReferences: [UInt32]?
+        // Coverage of the object area, followed while decoding (`CoverageCursor`): objects written
+        // back to back need no second pass over the offset table and the markers.
+        var coverage = CoverageCursor()
         var references = [UInt32](unsafeUninitializedCapacity: referenceCapacity) { storage, initialized in
             var sink = ReferenceSink(storage: storage)
             do throws(PropertyListError) {
@@ -42,7 +45,9 @@ struct BinaryPropertyListReader {
                     // The table was validated above; each entry is read again here rather than kept in an array.
                     return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
                         let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
-                        return try cursor.decode(at: offset, references: &sink)
+                        let object = try cursor.decode(at: offset, references: &sink)
+                        coverage.note(buffer, decodedAt: offset, referenceSize: trailer.referenceSize)
+                        return object
                     }
                 }
             } catch {
@@ -54,9 +59,10 @@ struct BinaryPropertyListReader {
         if let movedReferences { references = movedReferences }
         var plist = PropertyList(format: .binary, objects: objects, references: references, bytes: bytes,
                                  root: trailer.topObject)
-        plist.unaccountedByteOffset = bytes.withUnsafeBufferPointer {
-            Self.firstUncoveredByte($0, tableStart: trailer.offsetTableStart, offsetSize: trailer.offsetSize,
-                                    objectCount: trailer.objectCount, referenceSize: trailer.referenceSize)
+        plist.unaccountedByteOffset = bytes.withUnsafeBufferPointer { (buffer) -> Int? in
+            if let covered = coverage.inOrderEnd { return covered == trailer.offsetTableStart ? nil : covered }
+            return Self.firstUncoveredByte(buffer, tableStart: trailer.offsetTableStart, offsetSize: trailer.offsetSize,
+                                           objectCount: trailer.objectCount, referenceSize: trailer.referenceSize)
         }
         // Dictionaries in object order, found by their kind byte (a list of them would be 16 B per
         // dictionary at the reader's peak); an error's offset is read back from the offset table.

@@ -12,6 +12,11 @@ import Darwin
 /// For binary input, `bytes` is the input itself (no copy, also when the input is a mapped file)
 /// and object indices are the file's own object numbers; for XML input, `bytes` holds the decoded
 /// text and base64 payloads.
+///
+/// The tables live in one shared, immutable `Storage` and are lent through read accessors: copying
+/// a property list, or capturing it in a closure or a method reference, costs one retain (it cost
+/// seven: one per table buffer and the input's owner), so code that holds or passes one may be
+/// written the natural way.
 public struct PropertyList: Sendable {
     /// The encoding the property list was read from.
     public enum Format: String, Sendable, Codable {
@@ -19,28 +24,54 @@ public struct PropertyList: Sendable {
         case xml
     }
 
-    public let format: Format
+    /// The property list's tables, immutable once read.
+    @usableFromInline final class Storage: Sendable {
+        @usableFromInline let format: Format
+        @usableFromInline let objects: PropertyListObjectTable
+        @usableFromInline let references: [UInt32]
+        @usableFromInline let bytes: ByteStorage
+        @usableFromInline let root: Int
+        @usableFromInline let unaccountedByteOffset: Int?
+
+        init(format: Format, objects: PropertyListObjectTable, references: [UInt32], bytes: ByteStorage, root: Int,
+             unaccountedByteOffset: Int?) {
+            self.format = format
+            self.objects = objects
+            self.references = references
+            self.bytes = bytes
+            self.root = root
+            self.unaccountedByteOffset = unaccountedByteOffset
+        }
+    }
+
+    @usableFromInline private(set) var storage: Storage
+
+    /// The encoding the property list was read from.
+    @inlinable public var format: Format { storage.format }
     /// Every object, indexed by object number (packed; reads as `PropertyListObject`s).
-    public let objects: PropertyListObjectTable
+    @inlinable public var objects: PropertyListObjectTable { _read { yield storage.objects } }
     /// Child object indices of every container, laid out contiguously per container.
-    public let references: [UInt32]
+    @inlinable public var references: [UInt32] { _read { yield storage.references } }
     /// The storage that string and data objects point into.
-    public let bytes: ByteStorage
+    @inlinable public var bytes: ByteStorage { _read { yield storage.bytes } }
     /// The index of the top-level object.
-    public let root: Int
+    @inlinable public var root: Int { storage.root }
     /// The first byte of the input that no part of the property list accounts for, if any: in a
     /// binary plist a byte of the object area that no object's encoding covers, in XML the first
     /// byte after `</plist>` that is neither whitespace nor a comment (an offset into the UTF-8
     /// text). Foundation reads past such bytes; ArchiveGate does not check them, so a keyed
     /// archive that has any is `inconclusive` (`Verdict.Inconclusive.unaccountedBytes`).
-    public internal(set) var unaccountedByteOffset: Int?
+    public internal(set) var unaccountedByteOffset: Int? {
+        get { storage.unaccountedByteOffset }
+        set {
+            storage = Storage(format: format, objects: objects, references: references, bytes: bytes, root: root,
+                              unaccountedByteOffset: newValue)
+        }
+    }
 
     public init(format: Format, objects: PropertyListObjectTable, references: [UInt32], bytes: ByteStorage, root: Int) {
-        self.format = format
-        self.objects = objects
-        self.references = references
-        self.bytes = bytes
-        self.root = root
+        storage = Storage(format: format, objects: objects, references: references, bytes: bytes, root: root,
+                          unaccountedByteOffset: nil)
     }
 
     /// Reads a binary (`bplist00`) or XML property list, choosing by the first bytes.
@@ -110,11 +141,33 @@ public struct PropertyList: Sendable {
     }
 
     /// The pair position of `key` in dictionary `index`, or nil.
+    ///
+    /// Every field lookup of the walk and the renderers comes here (5 % of a validation): the
+    /// dictionary is unpacked once, and packed ASCII keys are compared by length, then bytes,
+    /// against the literal with the input's base address read once for the whole scan.
     public func dictionaryPairIndex(_ index: Int, forKey key: StaticString) -> Int? {
-        guard kind(of: index) == .dictionary else { return nil }
-        let start = referencesStart(of: index)
-        for pair in 0 ..< count(of: index) where stringEquals(Int(references[start + 2 * pair]), key) { return pair }
-        return nil
+        let dictionary = objects[index]
+        guard dictionary.kind == .dictionary else { return nil }
+        let start = Int(dictionary.first)
+        let pairs = Int(dictionary.second)
+        guard key.hasPointerRepresentation else {
+            for pair in 0 ..< pairs where stringEquals(Int(references[start + 2 * pair]), key) { return pair }
+            return nil
+        }
+        let length = key.utf8CodeUnitCount
+        let literal = key.utf8Start
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            for pair in 0 ..< pairs {
+                let keyIndex = Int(references[start + 2 * pair])
+                if let (keyStart, keyLength) = objects.packedByteString(at: keyIndex) {
+                    // A packed string lies inside `bytes`, so a non-empty one has a base address.
+                    if keyLength == length, length == 0 || memoryEquals(buffer.baseAddress! + keyStart, literal, length) { return pair }
+                } else if stringEquals(keyIndex, key) {
+                    return pair
+                }
+            }
+            return nil
+        }
     }
 
     /// Whether string object `index` equals the ASCII literal `literal`.
@@ -157,9 +210,48 @@ public struct PropertyList: Sendable {
             guard let otherStart = other.baseAddress else { return true }
             return bytesEqual(at: Int(object.first), otherStart, count: other.count)
         case .utf16String:
-            return string(at: index).map { $0.utf8.elementsEqual(other) } ?? false
+            return utf16Equals(start: Int(object.first), units: Int(object.second), utf8: other)
         default:
             return false
+        }
+    }
+
+    /// Whether the validated big-endian UTF-16 text of `units` code units at `start` equals the
+    /// UTF-8 bytes `other`, transcoded unit by unit — no `String` built: the keyed archive checks
+    /// every string entry against "$null", and titles in many languages are stored as UTF-16 (a
+    /// `String` per check was 6 % of a whole conversion). Every code unit is at least one UTF-8
+    /// byte, so a longer text is unequal at once.
+    func utf16Equals(start: Int, units: Int, utf8 other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard units <= other.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var unit = 0
+            var position = 0
+            while unit < units {
+                var scalar = UInt32(buffer[start + 2 * unit]) << 8 | UInt32(buffer[start + 2 * unit + 1])
+                unit += 1
+                // The reader validated the pairing: a high surrogate is followed by a low one.
+                if scalar & 0xFC00 == 0xD800, unit < units {
+                    let low = UInt32(buffer[start + 2 * unit]) << 8 | UInt32(buffer[start + 2 * unit + 1])
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    unit += 1
+                }
+                let width = scalar < 0x80 ? 1 : scalar < 0x800 ? 2 : scalar < 0x10000 ? 3 : 4
+                guard other.count - position >= width else { return false }
+                switch width {
+                case 1:
+                    guard other[position] == UInt8(scalar) else { return false }
+                case 2:
+                    guard other[position] == UInt8(0xC0 | scalar >> 6), other[position + 1] == UInt8(0x80 | scalar & 0x3F) else { return false }
+                case 3:
+                    guard other[position] == UInt8(0xE0 | scalar >> 12), other[position + 1] == UInt8(0x80 | scalar >> 6 & 0x3F),
+                          other[position + 2] == UInt8(0x80 | scalar & 0x3F) else { return false }
+                default:
+                    guard other[position] == UInt8(0xF0 | scalar >> 18), other[position + 1] == UInt8(0x80 | scalar >> 12 & 0x3F),
+                          other[position + 2] == UInt8(0x80 | scalar >> 6 & 0x3F), other[position + 3] == UInt8(0x80 | scalar & 0x3F) else { return false }
+                }
+                position += width
+            }
+            return position == other.count
         }
     }
 

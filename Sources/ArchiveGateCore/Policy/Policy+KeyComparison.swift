@@ -3,9 +3,11 @@
 /// `cafe\u{301}` are two different keys to an app, so a schema naming one is not satisfied by the
 /// other. Every comparison of a schema key with an archive key goes through here.
 enum FoundationKey {
-    /// Whether `left` and `right` are the same NSString key (same UTF-16 code units).
+    /// Whether `left` and `right` are the same NSString key (same UTF-16 code units). Compared as
+    /// UTF-8: a Swift string is valid Unicode, so both encodings spell the same scalars, and equal
+    /// UTF-8 is equal UTF-16 — without transcoding each unit (`String.UTF16View` iteration).
     static func equal(_ left: String, _ right: String) -> Bool {
-        left.utf16.elementsEqual(right.utf16)
+        left.utf8.count == right.utf8.count && left.utf8.elementsEqual(right.utf8)
     }
 }
 

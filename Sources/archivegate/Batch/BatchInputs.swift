@@ -49,6 +49,7 @@ enum BatchInputs {
     /// Include globs (any must match, if given) and exclude globs (none may match), each tried on
     /// the relative path and on the file name, so `*.plist` selects in sub-folders too.
     static func selected(_ relativePath: String, options: BatchOptions) -> Bool {
+        if options.include.isEmpty, options.exclude.isEmpty { return true }
         let name = String(relativePath.split(separator: "/").last ?? Substring(relativePath))
         func matches(_ glob: String) -> Bool {
             fnmatch(glob, relativePath, 0) == 0 || fnmatch(glob, name, 0) == 0

@@ -1,5 +1,4 @@
 import ArchiveGateCore
-import Foundation
 
 /// One JSON Lines record of a batch or a database scan: where the archive came from, its status
 /// and then its report, its JSON or its error. Built from already-encoded pieces, so converted JSON
@@ -39,29 +38,45 @@ struct BatchRecord {
         append("json", json)
     }
 
+    /// `{"code","location","message"}` (in that order: the sorted keys the record always had).
     mutating func append(error: ArchiveGateError) {
-        let fields = ["code": error.code.rawValue, "location": error.location, "message": error.message]
-        append("error", (try? Self.encoder.encode(fields)).map(Array.init) ?? Array("null".utf8))
+        var fields = JSONDocumentWriter(capacity: 128)
+        fields.raw("{\"code\":")
+        fields.string(error.code.rawValue)
+        fields.raw(",\"location\":")
+        fields.string(error.location)
+        fields.raw(",\"message\":")
+        fields.string(error.message)
+        fields.raw("}")
+        append("error", fields.bytes)
     }
 
     /// The record as one line, newline included.
-    var line: [UInt8] { bytes + [0x7D, 0x0A] }
+    var line: [UInt8] {
+        var line = [UInt8]()
+        line.reserveCapacity(bytes.count + 2)
+        line += bytes
+        line.append(0x7D)
+        line.append(0x0A)
+        return line
+    }
 
     private mutating func append(_ key: String, _ value: [UInt8]) {
+        // A converted document can be megabytes: grown once for it, not doubled into place.
+        let needed = bytes.count + key.utf8.count + value.count + 8
+        if needed > bytes.capacity { bytes.reserveCapacity(max(needed, 2 * bytes.capacity)) }
         if bytes.count > 1 { bytes.append(0x2C) }
         bytes += Self.encode(key)
         bytes.append(0x3A)
         bytes += value
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// A JSON string literal for `text`.
+    /// A JSON string literal for `text`, escaped by the core's one writer (`JSONDocumentWriter.string`:
+    /// the spelling of `JSONEncoder` with `.withoutEscapingSlashes`, which records used before, at a
+    /// fraction of its cost per record: issue 32, docs/BENCHMARKS.md).
     static func encode(_ text: String) -> [UInt8] {
-        (try? encoder.encode(text)).map(Array.init) ?? Array("\"\"".utf8)
+        var literal = JSONDocumentWriter(capacity: text.utf8.count + 8)
+        literal.string(text)
+        return literal.bytes
     }
 }

@@ -19,6 +19,14 @@ final class BatchRunner: @unchecked Sendable {
     private let lock = NSLock()
     private var summary = BatchSummary()
     private var next = 0
+    /// JSON Lines records not yet written to stdout: written in one `write(2)` once this holds
+    /// `flushBytes`, when a record comes `flushSeconds` or more after the last write (a reader
+    /// following the stream still sees a slow batch's records as they come), and at the end. One
+    /// call per record cost a syscall per small file (issue 32, docs/BENCHMARKS.md).
+    private var pending: [UInt8] = []
+    private var lastFlush = ContinuousClock.now
+    static let flushBytes = 64 * 1024
+    static let flushSeconds = Duration.milliseconds(100)
     private let inputs: [BatchInput]
     private let outputFolder: URL?
     /// The mirrored files' extension (`json`, `dot`).
@@ -39,6 +47,7 @@ final class BatchRunner: @unchecked Sendable {
                 finish(input, job(input))
             }
         }
+        lock.withLock { flushRecords() }
         progress.finish()
         return lock.withLock { summary }
     }
@@ -62,7 +71,15 @@ final class BatchRunner: @unchecked Sendable {
                     progress.message("\(input.path): cannot write \(name) under \(outputFolder.path)")
                 }
             } else {
-                lock.withLock { Terminal.writeStdout(record) }
+                lock.withLock {
+                    if pending.isEmpty, record.count >= Self.flushBytes {
+                        Terminal.writeStdout(record)
+                        lastFlush = .now
+                        return
+                    }
+                    pending += record
+                    if pending.count >= Self.flushBytes || lastFlush.duration(to: .now) >= Self.flushSeconds { flushRecords() }
+                }
             }
         }
         if let message = result.message { progress.message(message) }
@@ -71,6 +88,13 @@ final class BatchRunner: @unchecked Sendable {
             return (summary.files, summary.bytes)
         }
         progress.update(files: files, bytes: bytes)
+    }
+
+    /// Writes the pending records to stdout (the caller holds `lock`).
+    private func flushRecords() {
+        if !pending.isEmpty { Terminal.writeStdout(pending) }
+        pending.removeAll(keepingCapacity: pending.count <= 4 * Self.flushBytes)
+        lastFlush = .now
     }
 
     /// Written to a temporary file beside `url` and renamed over it (`OutputFile`), so a failed write

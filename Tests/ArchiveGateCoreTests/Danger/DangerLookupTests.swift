@@ -100,6 +100,24 @@ import Testing
         #expect(try Inspect.report(lookalike, policy: .inspection).findings.isEmpty)
     }
 
+    /// ASCII keys (binary plists) are compared by their bytes in place, other keys (XML's UTF-8
+    /// strings, binary UTF-16 ones) as strings: both find the same key entry.
+    @Test func keysAreFoundWhateverTheirStringKind() throws {
+        var builder = KeyedArchiveBuilder()
+        let object = builder.object(class: builder.classRecord("Note"),
+                                    fields: ["Title": 1, "NSExpressionType": 4, "NSSelectorName": .uid(builder.add("evaluate:"))])
+        builder.setTop("root", builder.array(of: [object]))
+        for (spelling, bytes) in [("binary", builder.binary()), ("xml", XMLPropertyListWriter.write(builder.value))] {
+            let finding = try #require(try Inspect.report(bytes, policy: .inspection).findings.first, "\(spelling)")
+            #expect(finding.code == .expression, "\(spelling)")
+            #expect(finding.via == .keys, "\(spelling)")
+            #expect(finding.matched == "NSExpressionType", "\(spelling)")
+        }
+        // Short keys and keys not starting with N are never a catalogue key, whatever the kind.
+        let plain = Self.archive("Note") { _ in ["NS": 1, "xNSExpressionType": 2, "NSExpressionTypes": 3] }
+        #expect(try Inspect.report(plain, policy: .inspection).findings.isEmpty)
+    }
+
     @Test func acknowledgementNamesTheClassAndEveryFunction() throws {
         let bytes = Self.archive("Note") { builder in ["NSSelectorName": .uid(builder.add("system:"))] }
         let classOnly = Inspect.policy(#"{"allow": ["foundation", "Note"], "acknowledge": ["Note"]}"#)
