@@ -35,6 +35,18 @@ enum TypedStreamLayout: Sendable {
     /// color, `@` catalog name, `@` color name, `@` fallback color → `NSColorSpace` (the same
     /// numbers) and `NSRGB`/`NSWhite`/`NSCMYK` text, or `NSCatalogName`/`NSColorName`/`NSColor`.
     case color
+    /// `i` length, then `[Nc]` the font name as a serialized property list (NeXT's `NSSerializer`
+    /// form: a 4-byte tag 6 for a string and a 4-byte length in the writer's byte order, then UTF-16
+    /// text with its byte-order mark),
+    /// `f` the size and four `c` flags → `NSName` (a string object), `NSSize` and `NSfFlags` (the
+    /// four flag bytes, first byte highest).
+    case font
+    /// NSValue's `*` type encoding, then one value of that type, for the geometry structures
+    /// (`{CGPoint=dd}`/`{_NSPoint=ff}`, `{CGSize=dd}`/`{_NSSize=ff}`,
+    /// `{CGRect={CGPoint=dd}{CGSize=dd}}`/`{_NSRect=…}`, `{_NSRange=QQ}`/`II`/`LL`) → `NS.special`
+    /// 1–4 and the keyed text (`NS.pointval` "{x, y}", `NS.sizeval`, `NS.rectval`) or the range's
+    /// `NS.rangeval.location`/`length`. Other NSValue types are lowered generically.
+    case value
 
     /// The layout of the class named `name`, or nil for a class lowered generically. Exact names
     /// only: a subclass may add groups of its own.
@@ -53,5 +65,7 @@ enum TypedStreamLayout: Sendable {
         "NSURL": .url,
         "NSNull": .null,
         "NSColor": .color,
+        "NSFont": .font,
+        "NSValue": .value,
     ]
 }

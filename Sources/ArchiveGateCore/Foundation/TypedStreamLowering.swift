@@ -114,6 +114,8 @@ struct TypedStreamLowerer {
         case .url: url(&cursor)
         case .null: []
         case .color: color(&cursor)
+        case .font: font(&cursor)
+        case .value: value(&cursor)
         }
         return fields.map { instance(classIndex, $0) }
     }
