@@ -16,27 +16,9 @@ extension FoundationShape {
         return self == .orderedSet && key.hasPrefix("NS.object.") && UInt(key.dropFirst("NS.object.".count)) != nil
     }
 
-    /// The keys the shape checks read besides the definition table's fields (those checks have rules
-    /// of their own: `KeyedArchive+ShapeCheck`, `KeyedArchive+FoundationValues`).
-    private var keysReadByOwnRule: [String] {
-        switch self {
-        case .array, .set, .orderedSet: ["NS.objects"]
-        case .dictionary: ["NS.keys", "NS.objects"]
-        case .value: ["NS.special", "NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"]
-        case .decimalNumber: ["NS.exponent", "NS.length", "NS.negative"]
-        // One range is NSLocation and NSLength, several an NSRangeData table (corelibs and Darwin alike).
-        case .indexSet: ["NSRangeCount", "NSLocation", "NSLength"]
-        // UIKit's components, each as a float and (newer systems) a double.
-        case .color: ["UIRed", "UIGreen", "UIBlue", "UIAlpha", "UIWhite"].flatMap { [$0, $0 + "-Double"] }
-        case .string, .data, .date, .null, .url, .uuid, .attributedString, .error, .locale, .timeZone,
-             .dateInterval, .personNameComponents, .location, .indexPath, .measurement, .unit, .unitConverter,
-             .affineTransform, .dateComponents, .calendar, .hashTable, .mapTable, .pointerArray,
-             .font, .paragraphStyle: []
-        }
-    }
-
-    private static let decodedKeysByOrdinal: [Set<String>] = byOrdinal.map { shape in
-        Set(shape.fields.map(\.key.description) + shape.keysReadByOwnRule)
+    /// The table's fields and the keys its class's own rules read (`Definition.ruleKeys`).
+    private static let decodedKeysByOrdinal: [Set<String>] = definitionsByOrdinal.map { definition in
+        Set(definition.fields.map(\.key.description) + definition.ruleKeys)
     }
 
     /// `$0`, `$1` …: the keys NSKeyedArchiver gives values encoded without a key.

@@ -1,12 +1,15 @@
 /// Everything ArchiveGate knows about each Foundation class it admits, in one table: the
 /// `$classname`s of the family, the fields Foundation's own `initWithCoder:` decodes (plist kind,
-/// length, whether required, which classes a referenced field accepts) and how the object appears in
-/// the plain JSON. The policy walk (children and their expected classes), the shape check (kinds,
-/// lengths, required fields), the plain renderer (JSON form and members) and the `foundation`
-/// policy group all read it.
+/// length, whether required, which classes a referenced field accepts), how the object appears in
+/// the plain JSON, what must read for an object to take the shape and the class's own checks. The
+/// policy walk (children and their expected classes), the shape decision and the shape check, the
+/// plain renderer (JSON form and members), sanitize (the fields kept) and the policy groups all
+/// read it.
 ///
-/// Adding a class: a `FoundationShape` case, its `ordinal`, and one `definition` entry here (plus a
-/// renderer for a new `JSONForm`, if none of the existing ones fits).
+/// Adding a class is a case in `FoundationShape` and its `definition` entry, side by side below
+/// (the compiler asks for the entry; the ordinal is the case's position). Layout code the fields
+/// cannot say goes into `KeyedArchive+<Class>.swift`, named by the entry's `reads` and `check`; a
+/// new `JSONForm` also needs its rendering (`JSON/PlainRenderer+Foundation.swift`).
 extension FoundationShape {
     /// How an object of the shape is written in the plain JSON.
     enum JSONForm {
@@ -98,6 +101,13 @@ extension FoundationShape {
         }
     }
 
+    /// Whether object `uid` has the layout its shape reads (`KeyedArchive.shape(of:layouts:)`),
+    /// collection and dictionary layouts read through `layouts`.
+    typealias LayoutReader = @Sendable (_ archive: KeyedArchive, _ uid: Int, _ layouts: inout LayoutMemo) -> Bool
+    /// A class's own rules, run by the shape check after the fields' checks: each problem found is
+    /// reported into `object`.
+    typealias ShapeRule = @Sendable (_ archive: KeyedArchive, _ object: inout ShapeCheckObject) -> Void
+
     struct Definition {
         /// The `$classname`s read with this shape (the class and its mutable subclass).
         let classNames: [String]
@@ -106,6 +116,19 @@ extension FoundationShape {
         /// The policy group that admits the class: `foundation` is what Foundation itself ships;
         /// other frameworks' value classes get their own group, so a gate admits them deliberately.
         var group: ShapeGroup = .foundation
+        /// What must read for an object to take the shape; one that does not is shown as
+        /// `{"$class": …}` like any class (the shape check says why). Nil: every object of the
+        /// class takes it (its faults are the shape check's).
+        var reads: LayoutReader? = nil
+        /// The rules the fields cannot say (`KeyedArchive+<Class>.swift`); nil when the fields say it all.
+        var check: ShapeRule? = nil
+        /// The keys `reads` and `check` read besides `fields`: Foundation decodes them, so sanitize
+        /// keeps them and the plain JSON does not list them under `$unread`.
+        var ruleKeys: [String] = []
+        /// Keys Foundation writes that no check reads (sanitize leaves them out) but whose
+        /// information the JSON form already shows, so they are not listed under `$unread` either
+        /// (docs/FOUNDATION-LAYOUTS.md "Values the plain JSON shows in another form").
+        var shownInAnotherForm: [String] = []
     }
 
     private static let strings: Set<String> = ["NSString", "NSMutableString"]
@@ -124,6 +147,18 @@ extension FoundationShape {
     ]
     static let unitClassNames: Set<String> = dimensionClassNames.union(["NSUnit"])
 
+}
+
+/// The Foundation classes whose keyed encoding ArchiveGate understands, so that they render as
+/// natural JSON and their internal fields are checked against what Foundation itself decodes. One
+/// case per class family, each with its `definition` entry below.
+public enum FoundationShape: Int, Hashable, Sendable, CaseIterable {
+    case string, data, date, array, set, orderedSet, dictionary, null, url, uuid, value
+    case attributedString, decimalNumber, indexSet, error, locale, timeZone
+    case dateInterval, personNameComponents, location, indexPath, measurement, unit, unitConverter
+    case affineTransform, color, dateComponents, calendar
+    case hashTable, mapTable, pointerArray, font, paragraphStyle
+
     /// The table.
     var definition: Definition {
         switch self {
@@ -131,34 +166,44 @@ extension FoundationShape {
             Definition(classNames: ["NSString", "NSMutableString"], fields: [
                 Field("NS.string", nil, accepts: Self.strings),
                 Field("NS.bytes", nil, accepts: Self.datas),
-            ], json: .string)
+            ], json: .string,
+                       reads: { archive, uid, _ in archive.hasStringValue(ofObject: uid) }, check: { $0.checkString(&$1) })
         case .data:
             Definition(classNames: ["NSData", "NSMutableData"], fields: [
                 Field("NS.data", .inlineData, required: true, accepts: Self.datas),
-            ], json: .base64)
+            ], json: .base64,
+                       reads: { archive, uid, _ in archive.hasData(uid, "NS.data") })
         case .date:
             Definition(classNames: ["NSDate"], fields: [
                 Field("NS.time", .finiteNumber, required: true, accepts: Self.numbers),
-            ], json: .date)
+            ], json: .date,
+                       reads: { archive, uid, _ in archive.hasFiniteNumber(uid, "NS.time") }, check: { $0.checkDate(&$1) })
         case .array:
-            Definition(classNames: ["NSArray", "NSMutableArray"], fields: [], json: .array)
+            Definition(classNames: ["NSArray", "NSMutableArray"], fields: [], json: .array,
+                       reads: { $2.collection($1, in: $0) != nil }, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
         case .set:
-            Definition(classNames: ["NSSet", "NSMutableSet"], fields: [], json: .array)
+            Definition(classNames: ["NSSet", "NSMutableSet"], fields: [], json: .array,
+                       reads: { $2.collection($1, in: $0) != nil }, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
         case .orderedSet:
-            Definition(classNames: ["NSOrderedSet", "NSMutableOrderedSet"], fields: [], json: .array)
+            Definition(classNames: ["NSOrderedSet", "NSMutableOrderedSet"], fields: [], json: .array,
+                       reads: { $2.collection($1, in: $0) != nil }, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
         case .dictionary:
-            Definition(classNames: ["NSDictionary", "NSMutableDictionary"], fields: [], json: .dictionary)
+            Definition(classNames: ["NSDictionary", "NSMutableDictionary"], fields: [], json: .dictionary,
+                       reads: { $2.dictionary($1, in: $0) != nil }, check: { $0.checkDictionary(&$1) },
+                       ruleKeys: ["NS.keys", "NS.objects"])
         case .null:
             Definition(classNames: ["NSNull"], fields: [], json: .null)
         case .url:
             Definition(classNames: ["NSURL"], fields: [
                 Field("NS.base", .reference, required: true, accepts: ["NSURL"]),
                 Field("NS.relative", .stringReference, required: true, accepts: Self.strings),
-            ], json: .url)
+            ], json: .url,
+                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NS.relative") }, check: { $0.checkURL(&$1) })
         case .uuid:
             Definition(classNames: ["NSUUID"], fields: [
                 Field("NS.uuidbytes", .data(bytes: 16), required: true, accepts: Self.datas),
-            ], json: .uuid)
+            ], json: .uuid,
+                       reads: { archive, uid, _ in archive.hasData(uid, "NS.uuidbytes", count: 16) })
         case .value:
             Definition(classNames: ["NSValue"], fields: [
                 Field("NS.pointval", nil, accepts: Self.strings),
@@ -166,7 +211,8 @@ extension FoundationShape {
                 Field("NS.rectval", nil, accepts: Self.strings),
                 Field("NS.rangeval.location", nil, accepts: Self.numbers),
                 Field("NS.rangeval.length", nil, accepts: Self.numbers),
-            ], json: .value)
+            ], json: .value, check: { $0.checkValue(&$1) },
+                       ruleKeys: ["NS.special", "NS.edgeval.top", "NS.edgeval.left", "NS.edgeval.bottom", "NS.edgeval.right"])
         case .attributedString:
             Definition(classNames: ["NSAttributedString", "NSMutableAttributedString"], fields: [
                 // The runs are read by KeyedArchive+AttributedRuns; Foundation leaves NSAttributes out
@@ -176,36 +222,43 @@ extension FoundationShape {
                 // A reference to data: corelibs' decoder (decodeObject) refuses inline data, as Apple's
                 // decodeObjectOfClass: does.
                 Field("NSAttributeInfo", .dataReference, accepts: Self.datas),
-            ], json: .attributedRuns)
+            ], json: .attributedRuns,
+                       reads: { archive, uid, _ in archive.hasAttributedRuns(uid) }, check: { $0.checkAttributedString(&$1) })
         case .decimalNumber:
             Definition(classNames: ["NSDecimalNumber"], fields: [
                 Field("NS.mantissa", nil, accepts: Self.datas),
-            ], json: .decimal)
+            ], json: .decimal, check: { $0.checkDecimalNumber(&$1) },
+                       ruleKeys: ["NS.exponent", "NS.length", "NS.negative"], shownInAnotherForm: ["NS.compact", "NS.mantissa.bo"])
         case .indexSet:
             Definition(classNames: ["NSIndexSet", "NSMutableIndexSet"], fields: [
                 Field("NSRangeData", .dataReference, accepts: Self.datas),
-            ], json: .ranges)
+            ], json: .ranges, check: { $0.checkIndexSet(&$1) },
+                       // One range is NSLocation and NSLength, several an NSRangeData table (corelibs and Darwin alike).
+                       ruleKeys: ["NSRangeCount", "NSLocation", "NSLength"])
         case .error:
             Definition(classNames: ["NSError"], fields: [
                 Field("NSDomain", .stringReference, required: true, accepts: Self.strings, json: .reference("domain")),
                 Field("NSCode", .integer, required: true, json: .scalar("code")),
                 Field("NSUserInfo", .reference, accepts: ["NSDictionary", "NSMutableDictionary"], json: .reference("userInfo")),
-            ], json: .members)
+            ], json: .members,
+                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NSDomain") }, check: { $0.checkUserInfo(&$1) })
         case .locale:
             Definition(classNames: ["NSLocale"], fields: [
                 Field("NS.identifier", .stringReference, required: true, accepts: Self.strings),
-            ], json: .referencedString("NS.identifier"))
+            ], json: .referencedString("NS.identifier"),
+                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NS.identifier") })
         case .timeZone:
             Definition(classNames: ["NSTimeZone"], fields: [
                 Field("NS.name", .stringReference, required: true, accepts: Self.strings),
                 Field("NS.data", .dataReference, required: true, accepts: Self.datas),
-            ], json: .referencedString("NS.name"))
+            ], json: .referencedString("NS.name"),
+                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NS.name") }, check: { $0.checkTimeZone(&$1) })
         case .dateInterval:
             // Foundation writes both ends as NSDate (not a duration).
             Definition(classNames: ["NSDateInterval"], fields: [
                 Field("NS.startDate", .reference, required: true, accepts: ["NSDate"], json: .reference("start")),
                 Field("NS.endDate", .reference, required: true, accepts: ["NSDate"], json: .reference("end")),
-            ], json: .members)
+            ], json: .members, check: { $0.checkDateInterval(&$1) })
         case .location:
             // CoreLocation, not Foundation: corelibs cannot write it, so its fixtures are hand-built
             // with the field names Apple's CLLocation writes (and iLEAPP reads).
@@ -228,21 +281,21 @@ extension FoundationShape {
                 Field("NSIndexPathLength", .integer, required: true),
                 Field("NSIndexPathValue", .integer),
                 Field("NSIndexPathData", nil, accepts: Self.datas),
-            ], json: .indexes)
+            ], json: .indexes, check: { $0.checkIndexPath(&$1) })
         case .measurement:
             // decodeDouble reads an absent NS.value as 0: required here, so the JSON never shows a
             // null where Foundation has 0.
             Definition(classNames: ["NSMeasurement"], fields: [
                 Field("NS.value", .finiteNumber, required: true, json: .scalar("value")),
                 Field("NS.unit", .reference, required: true, accepts: Self.unitClassNames, json: .reference("unit")),
-            ], json: .members)
+            ], json: .members, check: { $0.checkMeasurement(&$1) })
         case .unit:
             // NSUnit has a symbol; its dimensions (NSUnitLength …) a converter as well (the shape
             // check has the rule). The dimension class is the `$classname`, not a JSON member.
             Definition(classNames: Self.unitClassNames.sorted(), fields: [
                 Field("NS.symbol", .stringReference, required: true, accepts: Self.strings, json: .reference("symbol")),
                 Field("NS.converter", .reference, accepts: ["NSUnitConverterLinear"], json: .reference("converter")),
-            ], json: .members)
+            ], json: .members, check: { $0.checkConverter(&$1) }, shownInAnotherForm: ["NS.specifier"])
         case .unitConverter:
             // decodeDouble reads an absent value as 0: both required (see NS.value).
             Definition(classNames: ["NSUnitConverterLinear"], fields: [
@@ -255,7 +308,7 @@ extension FoundationShape {
             // corelibs writes a `$0` array Apple's decoder ignores: refused by the shape check.
             Definition(classNames: ["NSAffineTransform"], fields: [
                 Field("NSTransformStruct", .inlineData),
-            ], json: .transform)
+            ], json: .transform, check: { $0.checkAffineTransform(&$1) })
         case .color:
             // UIKit, not Foundation: corelibs cannot write it, so its fixtures are hand-built with the
             // field names of UIKitCore's -[UIColor encodeWithCoder:] (KeyedArchive+Color has the rules).
@@ -274,7 +327,9 @@ extension FoundationShape {
                 Field("NSColor", .reference, accepts: ["NSColor"]),
                 Field("NSComponents", .inlineData),
                 Field("NSCustomColorSpace", .reference, accepts: ["NSColorSpace"]),
-            ], json: .color, group: .uikitValues)
+            ], json: .color, group: .uikitValues, check: { $0.checkColor(&$1) },
+                       // UIKit's components, each as a float and (newer systems) a double.
+                       ruleKeys: ["UIRed", "UIGreen", "UIBlue", "UIAlpha", "UIWhite"].flatMap { [$0, $0 + "-Double"] })
         case .dateComponents:
             // Foundation reads every component with decodeInteger (absent = 0, not "undefined"),
             // so all are required; NSDateComponentUndefined (Int.max) renders as null. The shape
@@ -297,7 +352,7 @@ extension FoundationShape {
                 Field("NS.weekday", .integer, required: true, json: .component("weekday")),
                 Field("NS.weekdayOrdinal", .integer, required: true, json: .component("weekdayOrdinal")),
                 Field("NS.isLeapMonth", nil, json: .scalar("isLeapMonth")),
-            ], json: .members)
+            ], json: .members, check: { $0.checkCalendrical(&$1) })
         case .calendar:
             // Rendered as its identifier (like NSLocale); the other fields are checked, not shown.
             Definition(classNames: ["NSCalendar"], fields: [
@@ -307,7 +362,8 @@ extension FoundationShape {
                 Field("NS.firstwkdy", .integer, required: true),
                 Field("NS.mindays", .integer, required: true),
                 Field("NS.gstartdate", .reference, accepts: ["NSDate"]),
-            ], json: .referencedString("NS.identifier"))
+            ], json: .referencedString("NS.identifier"),
+                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NS.identifier") }, check: { $0.checkCalendrical(&$1) })
         case .personNameComponents:
             // Every part is optional; Foundation writes an absent one as `$null`. Apple's Foundation
             // keeps the parts in a private `_NSPersonNameComponentsData` (same keys) under
@@ -326,11 +382,14 @@ extension FoundationShape {
         case .hashTable:
             // Apple's layout, numbered fields only (KeyedArchive+PointerCollections has the rules);
             // corelibs has no such class, so fixtures are hand-built with Apple's field names.
-            Definition(classNames: ["NSHashTable"], fields: [], json: .array, group: .pointerCollections)
+            Definition(classNames: ["NSHashTable"], fields: [], json: .array, group: .pointerCollections,
+                       reads: { archive, uid, _ in archive.hasPointerCollection(uid, as: .hashTable) }, check: { $0.checkPointerCollection(&$1) })
         case .mapTable:
-            Definition(classNames: ["NSMapTable"], fields: [], json: .dictionary, group: .pointerCollections)
+            Definition(classNames: ["NSMapTable"], fields: [], json: .dictionary, group: .pointerCollections,
+                       reads: { archive, uid, _ in archive.hasPointerCollection(uid, as: .mapTable) }, check: { $0.checkPointerCollection(&$1) })
         case .pointerArray:
-            Definition(classNames: ["NSPointerArray"], fields: [], json: .array, group: .pointerCollections)
+            Definition(classNames: ["NSPointerArray"], fields: [], json: .array, group: .pointerCollections,
+                       reads: { archive, uid, _ in archive.hasPointerCollection(uid, as: .pointerArray) }, check: { $0.checkPointerCollection(&$1) })
         case .font:
             // UIKit's -[UIFont encodeWithCoder:] (iOS 18, decompiled) writes NSName and NSSize beside
             // its own UIFontName and UIFontPointSize; AppKit's NSFont writes NSName and NSSize. The
@@ -368,13 +427,21 @@ extension FoundationShape {
             ], json: .members, group: .uikitValues)
         }
     }
+}
 
+extension FoundationShape {
     /// Foundation classes that are only ever written inline (a plist scalar in `$objects`): an
     /// instance dictionary of one is nothing Foundation decodes.
     static let inlineOnlyClassNames: Set<String> = ["NSNumber"]
 
     /// `definition` of every shape, by `ordinal`, built once.
     static let definitionsByOrdinal: [Definition] = byOrdinal.map(\.definition)
+
+    /// Every definition's `reads`, by `ordinal`: the shape decision asks it of every object.
+    static let readersByOrdinal: [LayoutReader?] = definitionsByOrdinal.map(\.reads)
+
+    /// Every definition's `check`, by `ordinal`.
+    static let rulesByOrdinal: [ShapeRule?] = definitionsByOrdinal.map(\.check)
 
     /// A field Foundation may hold by reference: followed by the walk, its class checked.
     struct ReferenceField {

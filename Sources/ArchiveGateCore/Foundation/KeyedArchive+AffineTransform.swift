@@ -38,7 +38,11 @@ extension KeyedArchive {
     /// Bytes Foundation reads, and not swift-corelibs-foundation's own layout (a `$0` array of six
     /// numbers, which Apple's decoder ignores: it would read the identity where the writer meant
     /// another matrix).
-    func checkAffineTransform(_ uid: Int, className: String) -> ShapeProblem? {
+    func checkAffineTransform(_ object: inout ShapeCheckObject) {
+        object.report(affineTransformProblem(object.uid, className: object.className))
+    }
+
+    private func affineTransformProblem(_ uid: Int, className: String) -> ShapeProblem? {
         if field(uid, "$0") != nil {
             return ShapeProblem(.shapeMismatch, key: "$0", "\(className) has swift-corelibs-foundation's $0 matrix, which Apple's Foundation does not read (it reads NSTransformStruct)")
         }

@@ -22,6 +22,12 @@ extension KeyedArchive {
     private static let attributeDictionaryClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
     private static let attributeArrayClasses: Set<String> = ["NSArray", "NSMutableArray"]
 
+    /// Whether object `uid`'s runs read (its shape decision).
+    func hasAttributedRuns(_ uid: Int) -> Bool {
+        if case .success = attributedRuns(uid) { return true }
+        return false
+    }
+
     /// Splits object `uid`'s text into its attribute runs. A run table that does not cover the text
     /// exactly, runs past it, names a dictionary that is not there, or splits a surrogate pair is
     /// refused: Foundation would fail or show other text than the JSON.

@@ -9,7 +9,11 @@ extension KeyedArchive {
 
     /// NSDateComponents: `NS.isLeapMonth` an inline boolean (read with decodeBool). NSCalendar: a
     /// known identifier, a non-null locale, and first weekday and minimum days in the first week 1…7.
-    func checkCalendrical(_ uid: Int, as shape: FoundationShape, className: String) -> ShapeProblem? {
+    func checkCalendrical(_ object: inout ShapeCheckObject) {
+        object.report(calendricalProblem(object.uid, as: object.shape, className: object.className))
+    }
+
+    private func calendricalProblem(_ uid: Int, as shape: FoundationShape, className: String) -> ShapeProblem? {
         if shape == .dateComponents {
             guard let value = field(uid, "NS.isLeapMonth") else {
                 return ShapeProblem(.missingField, key: "NS.isLeapMonth", "\(className) has no NS.isLeapMonth")

@@ -50,6 +50,15 @@ extension KeyedArchive {
     }
 
     /// The `-Double` twin when present, else the float field.
+    /// UIColor's and NSColor's rule: with a color space, readable components or a catalog color.
+    func checkColor(_ object: inout ShapeCheckObject) {
+        let uid = object.uid
+        if field(uid, "NSColorSpace") != nil, color(uid) == nil, catalogColor(uid) == nil {
+            object.report(ShapeProblem(.invalidValue, key: "NSColorSpace",
+                                       "\(object.className) is not an RGB, white or CMYK color with readable components (UIRed… or NSRGB, UIWhite or NSWhite, NSCMYK) nor a catalog color (NSCatalogName and NSColorName strings)"))
+        }
+    }
+
     private func component(_ uid: Int, _ key: StaticString, _ doubleKey: StaticString) -> Component {
         for candidate in [doubleKey, key] {
             guard let index = field(uid, candidate) else { continue }

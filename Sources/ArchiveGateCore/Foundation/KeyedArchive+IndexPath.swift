@@ -30,4 +30,12 @@ extension KeyedArchive {
             return Int64(indexes.count) == length && reader.isAtEnd ? indexes : nil
         }
     }
+
+    /// NSIndexPath's rule: its indexes read (`indexPath`).
+    func checkIndexPath(_ object: inout ShapeCheckObject) {
+        if indexPath(object.uid) == nil {
+            object.report(ShapeProblem(.invalidValue, key: nil,
+                                       "\(object.className) has no readable NSIndexPathLength and NSIndexPathValue or NSIndexPathData indexes"))
+        }
+    }
 }

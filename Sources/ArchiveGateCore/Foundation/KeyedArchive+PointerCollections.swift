@@ -45,6 +45,17 @@ extension KeyedArchive {
         return (memory == 0 || memory == 5) && (personality == 0 || personality == 0x200) && rest == 0
     }
 
+    /// Whether object `uid` reads as a pointer collection of `shape` (its shape decision).
+    func hasPointerCollection(_ uid: Int, as shape: FoundationShape) -> Bool {
+        if case .success = pointerCollection(uid, as: shape) { return true }
+        return false
+    }
+
+    /// The pointer collections' rule: what `pointerCollection` refuses.
+    func checkPointerCollection(_ object: inout ShapeCheckObject) {
+        if case .failure(let problem) = pointerCollection(object.uid, as: object.shape) { object.report(problem) }
+    }
+
     /// Reads object `uid` as a pointer collection of `shape`, or says what Foundation would refuse.
     func pointerCollection(_ uid: Int, as shape: FoundationShape) -> PointerCollectionReading {
         let className = archiveClass(of: uid)?.name ?? "object"

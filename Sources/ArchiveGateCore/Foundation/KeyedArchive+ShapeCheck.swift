@@ -29,89 +29,74 @@ extension KeyedArchive {
                 problems.append(problem)
             }
         }
-        switch shape {
-        case .string:
-            if let problem = checkString(uid, className: className) { problems.append(problem) }
-        case .array, .set, .orderedSet:
-            checkCollection(uid, as: shape, className: className, layouts: &layouts, into: &problems)
-        case .dictionary:
-            checkDictionary(uid, className: className, layouts: &layouts, into: &problems)
-        case .timeZone:
-            if let name = referencedString(uid, "NS.name"), timeZoneName(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: "NS.name", "\(className) NS.name '\(name)' is not a time zone Foundation knows"))
+        // The class's own rules, named by its definition (`FoundationShape.Definition.check`).
+        guard let rule = FoundationShape.rulesByOrdinal[shape.ordinal] else { return problems }
+        var object = ShapeCheckObject(uid: uid, shape: shape, className: className, layouts: layouts, problems: problems)
+        rule(self, &object)
+        layouts = object.layouts
+        return object.problems
+    }
+
+    // The rules of the classes without a file of their own (NSNull, NSUUID … have none: their
+    // fields say it all).
+
+    /// NSValue: a geometry or range value (`NS.special`), or an ObjC-typed one.
+    func checkValue(_ object: inout ShapeCheckObject) {
+        let (uid, className) = (object.uid, object.className)
+        // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
+        // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
+        if field(uid, "NS.special") == nil {
+            if fieldTarget(uid, "$0").flatMap({ stringValue(ofObject: $0) }) == nil || field(uid, "$1") == nil {
+                object.report(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
+            } else {
+                object.report(scalarValueProblem(uid, className: className))
             }
-        case .value:
-            // Without NS.special it is an ObjC-typed value (`$0` type string, `$1` bytes), which
-            // Foundation decodes and the JSON shows as `{"$class":"NSValue",…}`, like any class.
-            if field(uid, "NS.special") == nil {
-                if fieldTarget(uid, "$0").flatMap({ stringValue(ofObject: $0) }) == nil || field(uid, "$1") == nil {
-                    problems.append(ShapeProblem(.missingField, key: "NS.special", "\(className) has neither NS.special nor an ObjC type ($0) and its value ($1)"))
-                } else if let problem = scalarValueProblem(uid, className: className) {
-                    problems.append(problem)
-                }
-            } else if valueContents(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
-            } else if let problem = checkRangeLayout(uid, className: className) {
-                problems.append(problem)
-            }
-        case .decimalNumber:
-            if decimalString(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NS.exponent, NS.length and NS.mantissa"))
-            }
-        case .indexSet:
-            if indexRanges(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: nil, "\(className) has no readable NSRangeCount and ranges"))
-            }
-        case .indexPath:
-            if indexPath(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: nil,
-                                             "\(className) has no readable NSIndexPathLength and NSIndexPathValue or NSIndexPathData indexes"))
-            }
-        case .measurement:
-            if fieldTarget(uid, "NS.unit") == 0 {
-                problems.append(ShapeProblem(.missingField, key: "NS.unit", "\(className) NS.unit is $null"))
-            }
-        case .unit:
-            if let problem = checkConverter(uid, className: className) { problems.append(problem) }
-        case .dateComponents, .calendar:
-            if let problem = checkCalendrical(uid, as: shape, className: className) { problems.append(problem) }
-        case .affineTransform:
-            if let problem = checkAffineTransform(uid, className: className) { problems.append(problem) }
-        case .color:
-            if field(uid, "NSColorSpace") != nil, color(uid) == nil, catalogColor(uid) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: "NSColorSpace",
-                                             "\(className) is not an RGB, white or CMYK color with readable components (UIRed… or NSRGB, UIWhite or NSWhite, NSCMYK) nor a catalog color (NSCatalogName and NSColorName strings)"))
-            }
-        case .attributedString:
-            if let problem = checkAttributes(uid, className: className) { problems.append(problem) }
-            // A field the table's check already faulted (NSString not a string) is reported once.
-            switch attributedRuns(uid) {
-            case .failure(let problem) where !problems.contains(where: { $0.key == problem.key }):
-                problems.append(problem)
-            case .success(_, let runs):
-                if let problem = checkUnusedAttributes(uid, runs: runs, className: className) { problems.append(problem) }
-            default:
-                break
-            }
-        case .error:
-            if let problem = checkUserInfo(uid, className: className) { problems.append(problem) }
-        case .url:
-            if plainAbsoluteURLWithoutBase(uid) != nil { break }
-            if hasReferencedString(uid, "NS.relative"), let relatives = urlRelatives(uid, limit: objectCount),
-               Self.absoluteURLString(relatives: relatives) == nil {
-                problems.append(ShapeProblem(.invalidValue, key: "NS.relative", "\(className) NS.relative is not a URL NSURL accepts"))
-            }
-        case .hashTable, .mapTable, .pointerArray:
-            if case .failure(let problem) = pointerCollection(uid, as: shape) { problems.append(problem) }
-        case .date:
-            if let problem = checkDateRange(uid, "NS.time", className: className) { problems.append(problem) }
-        case .dateInterval:
-            if let problem = checkDateInterval(uid, className: className) { problems.append(problem) }
-        case .data, .null, .uuid, .locale, .personNameComponents, .location, .unitConverter,
-             .font, .paragraphStyle:
+        } else if valueContents(uid) == nil {
+            object.report(ShapeProblem(.invalidValue, key: "NS.special", "\(className) is not a point, size, rect, range or edge-insets value with readable fields"))
+        } else {
+            object.report(checkRangeLayout(uid, className: className))
+        }
+    }
+
+    /// NSDecimalNumber: its exponent, length and mantissa read (`decimalString`).
+    func checkDecimalNumber(_ object: inout ShapeCheckObject) {
+        if decimalString(object.uid) == nil {
+            object.report(ShapeProblem(.invalidValue, key: nil, "\(object.className) has no readable NS.exponent, NS.length and NS.mantissa"))
+        }
+    }
+
+    /// NSIndexSet: its ranges read (`indexRanges`).
+    func checkIndexSet(_ object: inout ShapeCheckObject) {
+        if indexRanges(object.uid) == nil {
+            object.report(ShapeProblem(.invalidValue, key: nil, "\(object.className) has no readable NSRangeCount and ranges"))
+        }
+    }
+
+    /// NSMeasurement: a unit, not `$null`.
+    func checkMeasurement(_ object: inout ShapeCheckObject) {
+        if fieldTarget(object.uid, "NS.unit") == 0 {
+            object.report(ShapeProblem(.missingField, key: "NS.unit", "\(object.className) NS.unit is $null"))
+        }
+    }
+
+    /// NSAttributedString: its attribute dictionaries, its runs, and no attribute dictionary unused.
+    func checkAttributedString(_ object: inout ShapeCheckObject) {
+        let (uid, className) = (object.uid, object.className)
+        object.report(checkAttributes(uid, className: className))
+        // A field the table's check already faulted (NSString not a string) is reported once.
+        switch attributedRuns(uid) {
+        case .failure(let problem) where !object.problems.contains(where: { $0.key == problem.key }):
+            object.report(problem)
+        case .success(_, let runs):
+            object.report(checkUnusedAttributes(uid, runs: runs, className: className))
+        default:
             break
         }
-        return problems
+    }
+
+    /// NSDate: a time the plain JSON can write (`checkDateRange`).
+    func checkDate(_ object: inout ShapeCheckObject) {
+        object.report(checkDateRange(object.uid, "NS.time", className: object.className))
     }
 
     private func check(_ spec: FoundationShape.Field, kind: FoundationShape.FieldKind, of uid: Int, className: String,
@@ -175,7 +160,11 @@ extension KeyedArchive {
     /// NSString/NSMutableString: `NS.string` an inline string, or (without it) `NS.bytes` inline
     /// UTF-8 data. Foundation reads both raw (`decodeObject` is not asked): a reference there is no
     /// string to corelibs, GNUstep or Apportable (corelibs traps), and Apple writes them inline.
-    private func checkString(_ uid: Int, className: String) -> ShapeProblem? {
+    func checkString(_ object: inout ShapeCheckObject) {
+        object.report(stringProblem(object.uid, className: object.className))
+    }
+
+    private func stringProblem(_ uid: Int, className: String) -> ShapeProblem? {
         if let value = field(uid, "NS.string") {
             guard plist[value].isString else {
                 return ShapeProblem(.shapeMismatch, key: "NS.string", "\(className) NS.string must be an inline string, found \(describe(value))")
@@ -204,7 +193,11 @@ extension KeyedArchive {
     /// NSDateInterval: both ends are NSDates (the walk checks classes), neither `$null` (Foundation
     /// has no interval without one: corelibs traps, Apple raises), the end not before the start
     /// (`NSDateInterval(start:end:)` refuses it).
-    private func checkDateInterval(_ uid: Int, className: String) -> ShapeProblem? {
+    func checkDateInterval(_ object: inout ShapeCheckObject) {
+        object.report(dateIntervalProblem(object.uid, className: object.className))
+    }
+
+    private func dateIntervalProblem(_ uid: Int, className: String) -> ShapeProblem? {
         var seconds: [Double] = []
         for key: StaticString in ["NS.startDate", "NS.endDate"] {
             guard let target = fieldTarget(uid, key) else { return nil }
@@ -219,6 +212,10 @@ extension KeyedArchive {
 
     /// NSArray/NSSet/NSOrderedSet: `NS.objects` (or corelibs' `NS.object.N`) of UIDs, none `$null`;
     /// set members distinct.
+    func checkCollection(_ object: inout ShapeCheckObject) {
+        checkCollection(object.uid, as: object.shape, className: object.className, layouts: &object.layouts, into: &object.problems)
+    }
+
     private func checkCollection(_ uid: Int, as shape: FoundationShape, className: String, layouts: inout LayoutMemo,
                                  into problems: inout [ShapeProblem]) {
         if let value = field(uid, "NS.objects") {
@@ -255,6 +252,10 @@ extension KeyedArchive {
     }
 
     /// NSDictionary: `NS.keys` and `NS.objects` arrays of UIDs of equal length, none `$null`, keys distinct.
+    func checkDictionary(_ object: inout ShapeCheckObject) {
+        checkDictionary(object.uid, className: object.className, layouts: &object.layouts, into: &object.problems)
+    }
+
     private func checkDictionary(_ uid: Int, className: String, layouts: inout LayoutMemo, into problems: inout [ShapeProblem]) {
         var arrays = [ArraySlice<UInt32>]()
         for key: StaticString in ["NS.keys", "NS.objects"] {
@@ -360,7 +361,11 @@ extension KeyedArchive {
 
     /// Every object reachable from an NSError's `NSUserInfo` must be of `userInfoClasses`. Walked
     /// with an explicit stack and a visited set: linear in the objects, no recursion.
-    private func checkUserInfo(_ uid: Int, className: String) -> ShapeProblem? {
+    func checkUserInfo(_ object: inout ShapeCheckObject) {
+        object.report(userInfoProblem(object.uid, className: object.className))
+    }
+
+    private func userInfoProblem(_ uid: Int, className: String) -> ShapeProblem? {
         guard let root = fieldTarget(uid, "NSUserInfo"), root != 0 else { return nil }
         // userInfo is `[String: Any]`: corelibs drops an entry with another key (oracle --seed 3 --only 16491).
         if classShape(of: root) == .dictionary, let keys = uidArray(root, "NS.keys"),
@@ -391,5 +396,22 @@ extension KeyedArchive {
     private func describe(_ value: Int) -> String {
         if let target = plist.uid(at: value) { return target == 0 ? "$null" : "a reference to \(archiveClass(of: target)?.name ?? "an object")" }
         return "a \(plist.kind(of: value))"
+    }
+}
+
+/// An object under its class's own rules (`FoundationShape.Definition.check`): what the rules read
+/// and where they report.
+struct ShapeCheckObject {
+    let uid: Int
+    let shape: FoundationShape
+    /// The object's class name, for messages.
+    let className: String
+    /// The layouts the shape decision just read (the walk's `ShapeMemo.layouts`).
+    var layouts: LayoutMemo
+    /// The problems found so far, the fields' first.
+    var problems: [ShapeProblem]
+
+    mutating func report(_ problem: ShapeProblem?) {
+        if let problem { problems.append(problem) }
     }
 }

@@ -17,35 +17,9 @@ extension KeyedArchive {
     /// `shape(of:)`, reading collection and dictionary layouts through `layouts` (`ShapeMemo`).
     func shape(of uid: Int, layouts: inout LayoutMemo) throws(ArchiveError) -> FoundationShape? {
         guard let classIndex = classIndex(of: uid), !classes[classIndex].isInline, let shape = classes[classIndex].shape else { return nil }
-        switch shape {
-        case .string: return hasStringValue(ofObject: uid) ? shape : nil
-        case .data: return dataIndex(field(uid, "NS.data")) != nil ? shape : nil
-        case .date:
-            guard let index = scalarField(uid, "NS.time"), plist.kind(of: index) == .real || plist.kind(of: index) == .integer,
-                  plist.double(at: index)?.isFinite == true else { return nil }
-            return shape
-        case .array, .set, .orderedSet: return layouts.collection(uid, in: self) != nil ? shape : nil
-        case .dictionary: return layouts.dictionary(uid, in: self) != nil ? shape : nil
-        case .uuid:
-            return dataIndex(field(uid, "NS.uuidbytes")).flatMap { plist.data(at: $0) }?.count == 16 ? shape : nil
-        case .url:
-            return hasReferencedString(uid, "NS.relative") ? shape : nil
-        case .locale, .calendar:
-            return hasReferencedString(uid, "NS.identifier") ? shape : nil
-        case .timeZone:
-            return hasReferencedString(uid, "NS.name") ? shape : nil
-        case .attributedString:
-            if case .success = attributedRuns(uid) { return shape }
-            return nil
-        case .error:
-            return hasReferencedString(uid, "NSDomain") ? shape : nil
-        case .hashTable, .mapTable, .pointerArray:
-            if case .success = pointerCollection(uid, as: shape) { return shape }
-            return nil
-        case .null, .value, .decimalNumber, .indexSet, .dateInterval, .personNameComponents, .location, .indexPath,
-             .measurement, .unit, .unitConverter, .affineTransform, .color, .dateComponents, .font, .paragraphStyle:
-            return shape
-        }
+        // The class's definition names what must read (`FoundationShape.Definition.reads`).
+        guard let reads = FoundationShape.readersByOrdinal[shape.ordinal] else { return shape }
+        return reads(self, uid, &layouts) ? shape : nil
     }
 
     /// The Foundation shape of object `uid`'s class (`ArchiveClass.shape`), without copying the
@@ -122,6 +96,19 @@ extension KeyedArchive {
     /// The text of the string object a field refers to.
     public func referencedString(_ uid: Int, _ key: StaticString) -> String? {
         fieldTarget(uid, key).flatMap { stringValue(ofObject: $0) }
+    }
+
+    /// Whether field `key` holds data (`dataIndex`), of exactly `count` bytes when given.
+    func hasData(_ uid: Int, _ key: StaticString, count: Int? = nil) -> Bool {
+        guard let index = dataIndex(field(uid, key)) else { return false }
+        guard let count else { return true }
+        return plist.data(at: index)?.count == count
+    }
+
+    /// Whether field `key` is an inline finite number (an integer or a real).
+    func hasFiniteNumber(_ uid: Int, _ key: StaticString) -> Bool {
+        guard let index = scalarField(uid, key), plist.kind(of: index) == .real || plist.kind(of: index) == .integer else { return false }
+        return plist.double(at: index)?.isFinite == true
     }
 
     /// Whether `referencedString(uid, key)` is non-nil, without building the string.

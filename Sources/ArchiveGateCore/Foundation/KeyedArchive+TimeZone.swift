@@ -17,4 +17,11 @@ extension KeyedArchive {
               let zone = TimeZone(identifier: name) else { return nil }
         return zone.identifier
     }
+
+    /// NSTimeZone's rule: a name Foundation knows (`timeZoneName`).
+    func checkTimeZone(_ object: inout ShapeCheckObject) {
+        if let name = referencedString(object.uid, "NS.name"), timeZoneName(object.uid) == nil {
+            object.report(ShapeProblem(.invalidValue, key: "NS.name", "\(object.className) NS.name '\(name)' is not a time zone Foundation knows"))
+        }
+    }
 }

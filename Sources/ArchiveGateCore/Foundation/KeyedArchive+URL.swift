@@ -51,6 +51,16 @@ extension KeyedArchive {
         return text
     }
 
+    /// NSURL's rule: the URL its relatives resolve to is one NSURL accepts.
+    func checkURL(_ object: inout ShapeCheckObject) {
+        let uid = object.uid
+        if plainAbsoluteURLWithoutBase(uid) != nil { return }
+        if hasReferencedString(uid, "NS.relative"), let relatives = urlRelatives(uid, limit: objectCount),
+           Self.absoluteURLString(relatives: relatives) == nil {
+            object.report(ShapeProblem(.invalidValue, key: "NS.relative", "\(object.className) NS.relative is not a URL NSURL accepts"))
+        }
+    }
+
     /// The plist index of NSURL object `uid`'s `NS.relative` string when the URL has no `NS.base`
     /// and that string is an inline ASCII or UTF-8 string `isPlainAbsoluteURL` accepts: the common
     /// case, which `absoluteURLString` would return verbatim, decided on the plist's bytes without

@@ -22,14 +22,10 @@ extension KeyedArchive {
 
     /// Keys Foundation itself writes on every such object that ArchiveGate does not check (so
     /// sanitize does not keep them) but whose information the natural form already shows
-    /// (docs/FOUNDATION-LAYOUTS.md "Values the plain JSON shows in another form"): NSDecimalNumber's
-    /// `NS.compact` flag and `NS.mantissa.bo` byte order (the decimal text is the value), a unit
-    /// dimension's `NS.specifier`, Apple's number for the unit (the symbol names the unit).
+    /// (`Definition.shownInAnotherForm`): NSDecimalNumber's `NS.compact` flag and `NS.mantissa.bo`
+    /// byte order (the decimal text is the value), a unit dimension's `NS.specifier`, Apple's
+    /// number for the unit (the symbol names the unit).
     static func shownInAnotherForm(_ key: String, shape: FoundationShape) -> Bool {
-        switch shape {
-        case .decimalNumber: key == "NS.compact" || key == "NS.mantissa.bo"
-        case .unit: key == "NS.specifier"
-        default: false
-        }
+        FoundationShape.definitionsByOrdinal[shape.ordinal].shownInAnotherForm.contains(key)
     }
 }
