@@ -131,6 +131,10 @@ extension FoundationShape {
         var shownInAnotherForm: [String] = []
     }
 
+    /// NSArray's, NSSet's and NSOrderedSet's: their elements' layout (`NS.objects` or corelibs'
+    /// `NS.object.N`) reads.
+    private static let collectionReader: LayoutReader = { archive, uid, layouts in layouts.collection(uid, in: archive) != nil }
+
     private static let strings: Set<String> = ["NSString", "NSMutableString"]
     private static let datas: Set<String> = ["NSData", "NSMutableData"]
     private static let numbers: Set<String> = ["NSNumber"]
@@ -146,7 +150,6 @@ extension FoundationShape {
         "NSUnitTemperature", "NSUnitVolume",
     ]
     static let unitClassNames: Set<String> = dimensionClassNames.union(["NSUnit"])
-
 }
 
 /// The Foundation classes whose keyed encoding ArchiveGate understands, so that they render as
@@ -180,16 +183,16 @@ public enum FoundationShape: Int, Hashable, Sendable, CaseIterable {
                        reads: { archive, uid, _ in archive.hasFiniteNumber(uid, "NS.time") }, check: { $0.checkDate(&$1) })
         case .array:
             Definition(classNames: ["NSArray", "NSMutableArray"], fields: [], json: .array,
-                       reads: { $2.collection($1, in: $0) != nil }, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
+                       reads: Self.collectionReader, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
         case .set:
             Definition(classNames: ["NSSet", "NSMutableSet"], fields: [], json: .array,
-                       reads: { $2.collection($1, in: $0) != nil }, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
+                       reads: Self.collectionReader, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
         case .orderedSet:
             Definition(classNames: ["NSOrderedSet", "NSMutableOrderedSet"], fields: [], json: .array,
-                       reads: { $2.collection($1, in: $0) != nil }, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
+                       reads: Self.collectionReader, check: { $0.checkCollection(&$1) }, ruleKeys: ["NS.objects"])
         case .dictionary:
             Definition(classNames: ["NSDictionary", "NSMutableDictionary"], fields: [], json: .dictionary,
-                       reads: { $2.dictionary($1, in: $0) != nil }, check: { $0.checkDictionary(&$1) },
+                       reads: { archive, uid, layouts in layouts.dictionary(uid, in: archive) != nil }, check: { $0.checkDictionary(&$1) },
                        ruleKeys: ["NS.keys", "NS.objects"])
         case .null:
             Definition(classNames: ["NSNull"], fields: [], json: .null)
@@ -352,7 +355,7 @@ public enum FoundationShape: Int, Hashable, Sendable, CaseIterable {
                 Field("NS.weekday", .integer, required: true, json: .component("weekday")),
                 Field("NS.weekdayOrdinal", .integer, required: true, json: .component("weekdayOrdinal")),
                 Field("NS.isLeapMonth", nil, json: .scalar("isLeapMonth")),
-            ], json: .members, check: { $0.checkCalendrical(&$1) })
+            ], json: .members, check: { $0.checkDateComponents(&$1) })
         case .calendar:
             // Rendered as its identifier (like NSLocale); the other fields are checked, not shown.
             Definition(classNames: ["NSCalendar"], fields: [
@@ -363,7 +366,7 @@ public enum FoundationShape: Int, Hashable, Sendable, CaseIterable {
                 Field("NS.mindays", .integer, required: true),
                 Field("NS.gstartdate", .reference, accepts: ["NSDate"]),
             ], json: .referencedString("NS.identifier"),
-                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NS.identifier") }, check: { $0.checkCalendrical(&$1) })
+                       reads: { archive, uid, _ in archive.hasReferencedString(uid, "NS.identifier") }, check: { $0.checkCalendar(&$1) })
         case .personNameComponents:
             // Every part is optional; Foundation writes an absent one as `$null`. Apple's Foundation
             // keeps the parts in a private `_NSPersonNameComponentsData` (same keys) under

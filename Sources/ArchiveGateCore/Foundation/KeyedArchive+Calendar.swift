@@ -7,20 +7,24 @@ extension KeyedArchive {
         "islamic", "islamic-civil", "japanese", "persian", "republic-of-china", "islamic-tbla", "islamic-umalqura",
     ]
 
-    /// NSDateComponents: `NS.isLeapMonth` an inline boolean (read with decodeBool). NSCalendar: a
-    /// known identifier, a non-null locale, and first weekday and minimum days in the first week 1…7.
-    func checkCalendrical(_ object: inout ShapeCheckObject) {
-        object.report(calendricalProblem(object.uid, as: object.shape, className: object.className))
+    /// NSDateComponents: `NS.isLeapMonth` an inline boolean (read with decodeBool).
+    func checkDateComponents(_ object: inout ShapeCheckObject) {
+        let className = object.className
+        guard let value = field(object.uid, "NS.isLeapMonth") else {
+            return object.report(ShapeProblem(.missingField, key: "NS.isLeapMonth", "\(className) has no NS.isLeapMonth"))
+        }
+        if plist.kind(of: value) != .bool {
+            object.report(ShapeProblem(.shapeMismatch, key: "NS.isLeapMonth", "\(className) NS.isLeapMonth must be an inline boolean"))
+        }
     }
 
-    private func calendricalProblem(_ uid: Int, as shape: FoundationShape, className: String) -> ShapeProblem? {
-        if shape == .dateComponents {
-            guard let value = field(uid, "NS.isLeapMonth") else {
-                return ShapeProblem(.missingField, key: "NS.isLeapMonth", "\(className) has no NS.isLeapMonth")
-            }
-            return plist.kind(of: value) == .bool ? nil
-                : ShapeProblem(.shapeMismatch, key: "NS.isLeapMonth", "\(className) NS.isLeapMonth must be an inline boolean")
-        }
+    /// NSCalendar: a known identifier, a non-null locale, and first weekday and minimum days in the
+    /// first week 1…7.
+    func checkCalendar(_ object: inout ShapeCheckObject) {
+        object.report(calendarProblem(object.uid, className: object.className))
+    }
+
+    private func calendarProblem(_ uid: Int, className: String) -> ShapeProblem? {
         if let identifier = referencedString(uid, "NS.identifier"), !Self.calendarIdentifiers.contains(identifier) {
             return ShapeProblem(.invalidValue, key: "NS.identifier", "\(className) NS.identifier '\(identifier)' is not a calendar Foundation knows")
         }
