@@ -12,6 +12,8 @@ import Foundation
 final class MappedFile: LentMemoryOwner {
     private let base: UnsafeMutableRawPointer
     let count: Int
+    /// Gives a large mapping's pages back while it is read (`Trimmer`); nil for small ones.
+    private let trimmer: Trimmer?
 
     /// Installed once, before the first mapping: SIGBUS can only come from a mapped input that
     /// shrank under us (nothing else in the CLI maps files), so it is reported as the input's
@@ -28,15 +30,19 @@ final class MappedFile: LentMemoryOwner {
     init?(descriptor: Int32, length: Int) {
         guard length > 0 else { return nil }
         Self.reportTruncation
-        // Every page is read (the reader validates each object), so map them all up front in one
-        // call rather than taking a page fault per 16 pages.
-        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
+        // Not populated up front: the reader passes over the file front to back and gives the
+        // pages behind it back (`discardResidentPages`), so the process holds a few MiB of the
+        // input at a time, not all of it (issue 32: peak RSS). A fault maps 16 pages at a time.
+        let address = mmap(nil, length, PROT_READ, MAP_PRIVATE, descriptor, 0)
         guard let address, address != MAP_FAILED else { return nil }
         base = address
         count = length
+        trimmer = length >= Trimmer.minimumBytes ? Trimmer(base: address, length: length) : nil
     }
 
     deinit {
+        // The trimmer must be done with the range before it is unmapped (and possibly reused).
+        trimmer?.stop()
         munmap(base, count)
     }
 

@@ -36,6 +36,24 @@ import Testing
         }
     }
 
+    /// A mapping of 8 MiB or more is given back every 25 ms while it is read (MappedFile.Trimmer,
+    /// peak RSS): the passes fault its pages back in, and the answer is the read path's.
+    @Test func aTrimmedMappingGivesTheSameAnswerAsStandardInput() throws {
+        let strings = (0 ..< 60_000).map { "string \($0) " + String(repeating: "abcdefghij", count: 14) } as NSArray
+        let bytes = try Self.archive(strings)
+        #expect(bytes.count >= 8 << 20, "the archive must be large enough to be trimmed")
+        let directory = try CLIRunner.temporaryDirectory()
+        let file = try CLIRunner.write(bytes, named: "large.archive", in: directory)
+        for command in [["convert"], ["validate"]] {
+            let mapped = try CLIRunner.run(command + [file])
+            let piped = try CLIRunner.run(command + ["-"], stdin: Data(bytes))
+            #expect(mapped.status == 0)
+            if command == ["convert"] { #expect(mapped.stdout.contains("string 59999 abcdefghij")) }
+            #expect(mapped.stdout == piped.stdout.replacingOccurrences(of: "\"file\":\"-\"", with: "\"file\":\"\(file)\""))
+            #expect(mapped.stderr.isEmpty)
+        }
+    }
+
     @Test func mappedFileOverTheInputLimitFailsAtTheLimit() throws {
         let bytes = try Self.archive(Self.sample)
         let directory = try CLIRunner.temporaryDirectory()

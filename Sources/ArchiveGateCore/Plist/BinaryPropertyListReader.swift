@@ -43,10 +43,14 @@ struct BinaryPropertyListReader {
                                                      referenceSize: trailer.referenceSize,
                                                      objectCount: trailer.objectCount, limits: limits)
                     // The table was validated above; each entry is read again here rather than kept in an array.
+                    var trails = Trails(bytes, trailer)
+                    defer { trails.finish() }
                     return try PropertyListObjectTable.filled(count: trailer.objectCount) { (index) throws(PropertyListError) in
-                        let offset = Int(cursor.readBigEndian(at: trailer.offsetTableStart + index * trailer.offsetSize, size: trailer.offsetSize))
+                        let entry = trailer.offsetTableStart + index * trailer.offsetSize
+                        let offset = Int(cursor.readBigEndian(at: entry, size: trailer.offsetSize))
                         let object = try cursor.decode(at: offset, references: &sink)
                         coverage.note(buffer, decodedAt: offset, referenceSize: trailer.referenceSize)
+                        trails.pass(entry: entry, object: offset)
                         return object
                     }
                 }
@@ -72,9 +76,11 @@ struct BinaryPropertyListReader {
                 throw PropertyListError(problem.code, offset: offset, problem.message)
             }
         }
-        // Nothing reads the offset table and trailer again (the objects were decoded from them):
-        // a mapped input gives those pages back before the archive layers build their tables.
-        bytes.discardResidentPages(trailer.offsetTableStart ..< bytes.count)
+        // Nothing reads the offset table and trailer again (the objects were decoded from them), and
+        // the object area only where a later layer reads a string or data: a mapped input gives
+        // all its pages back before the archive layers build their tables, and the layers after
+        // hold only the pages they read again.
+        bytes.discardResidentPages(0 ..< bytes.count)
         return plist
     }
 
@@ -158,16 +164,43 @@ struct BinaryPropertyListReader {
                               entry: (Int) -> UInt64) throws(PropertyListError) -> Int {
         var position = trailer.offsetTableStart
         var references = 0
+        var trails = Trails(bytes, trailer)
+        defer { trails.finish() }
         for _ in 0 ..< trailer.objectCount {
             let offset = entry(position)
             guard offset >= UInt64(Self.header.count), offset < UInt64(trailer.offsetTableStart) else {
                 throw PropertyListError(.invalidOffset, offset: position,
                                         "object offset \(offset) is outside the object area 8..<\(trailer.offsetTableStart)")
             }
-            position += trailer.offsetSize
             references += reader.claimedReferences(at: Int(offset))
+            trails.pass(entry: position, object: Int(offset))
+            position += trailer.offsetSize
         }
         return references
+    }
+
+    /// The two regions a pass over the offset table reads from front to back — the table, and the
+    /// object area when the objects are in order — each given back behind the pass (`ResidencyTrail`).
+    private struct Trails {
+        var table: ResidencyTrail
+        var objects: ResidencyTrail
+
+        init(_ bytes: ByteStorage, _ trailer: Trailer) {
+            table = ResidencyTrail(bytes, over: trailer.offsetTableStart ..< bytes.count)
+            objects = ResidencyTrail(bytes, over: BinaryPropertyListReader.header.count ..< trailer.offsetTableStart)
+        }
+
+        /// The pass has read offset-table entry `entry` and the object at `object`.
+        @inline(__always)
+        mutating func pass(entry: Int, object: Int) {
+            table.pass(entry)
+            objects.pass(object)
+        }
+
+        mutating func finish() {
+            table.finish()
+            objects.finish()
+        }
     }
 
     /// Reads an unsigned big-endian number; callers have checked `offset + size <= bytes.count`.

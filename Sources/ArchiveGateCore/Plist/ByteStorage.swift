@@ -58,9 +58,10 @@ public struct ByteStorage: RandomAccessCollection, Equatable, @unchecked Sendabl
         return try array.withUnsafeBufferPointer(body)
     }
 
-    /// Tells the owner of lent memory that `range` will not be read again soon, so that it may
-    /// give those pages back (a mapped file returns them to the page cache: peak RSS). A hint
-    /// only: the bytes stay readable and unchanged. Does nothing for arrays and other owners.
+    /// Tells the owner of lent memory that `range` is done with for now, so that it may give
+    /// those pages back (a mapped file drops them; a later read maps them from the page cache
+    /// again: peak RSS). A hint only: the bytes stay readable and unchanged. Does nothing for
+    /// arrays and other owners.
     public func discardResidentPages(_ range: Range<Int>) {
         guard let lent, let owner = owner as? LentMemoryOwner, range.lowerBound >= 0, range.upperBound <= lent.count else { return }
         owner.discardResidentPages(in: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(lent)[range]))
