@@ -16,31 +16,6 @@ extension PlainRenderer {
         case literal(StaticString)
     }
 
-    /// `KeyedArchive.unreadFieldPairs(of:shape:)`, answered without building a `String` per key
-    /// when every field is read: whether a key is read (or shown in another form) depends only on
-    /// its text and the shape, so it is worked out once per key object and shape
-    /// (`readKeys`; an archiver writes each key once). An object with an unread field, and an
-    /// NSValue (whose rule depends on the object), take `unreadFieldPairs` itself.
-    mutating func unreadFields(of uid: Int, shape: FoundationShape) -> [Int] {
-        if shape == .value { return archive.unreadFieldPairs(of: uid, shape: shape) }
-        let index = archive.plistIndex(of: uid)
-        guard archive.plist.kind(of: index) == .dictionary else { return [] }
-        for pair in 0 ..< archive.plist.count(of: index) where !archive.isClassPair(uid, pair: pair) {
-            let key = archive.plist.dictionaryKey(index, pair: pair)
-            let slot = key << 8 | shape.ordinal
-            let read: Bool
-            if let known = readKeys[slot] {
-                read = known
-            } else {
-                let text = archive.plist.string(at: key) ?? ""
-                read = shape.keepsField(text) || KeyedArchive.shownInAnotherForm(text, shape: shape)
-                readKeys[slot] = read
-            }
-            if !read { return archive.unreadFieldPairs(of: uid, shape: shape) }
-        }
-        return []
-    }
-
     /// Whether `shape`'s natural form is a container whose children the renderer walks: with unread
     /// fields, the object is entered and its form written under `$value`.
     static func isContainerForm(_ shape: FoundationShape?) -> Bool {

@@ -29,9 +29,6 @@ struct PlainRenderer {
     private(set) var firstRenderings: [(parent: Int32, component: PathComponent, inValue: Bool)] = []
     /// The `$ref` pointers already spelled (PlainRenderer+Pointers).
     var pointers = RenderedPointers()
-    /// Per key object and Foundation shape (`key << 8 | ordinal`): whether the shape reads the key
-    /// (`unreadFields(of:shape:)`).
-    var readKeys: [Int: Bool] = [:]
     /// Foundation shapes, mostly already worked out by the policy walk.
     var shapes: ShapeMemo
     /// `{"$class":"Name"` of each class, built on first use.
@@ -180,8 +177,7 @@ struct PlainRenderer {
         }
         let shape = try shapes.shape(of: target, in: archive)
         // Fields the class's definition does not read are shown, not dropped (PlainRenderer+UnreadFields).
-        var unread: [Int] = []
-        if let shape { unread = unreadFields(of: target, shape: shape) }
+        var unread = shape.map { archive.unreadFieldPairs(of: target, shape: $0) } ?? []
         if let shape, try unread.isEmpty ? renderLeaf(target, shape: shape, component: component)
             : renderLeafWithUnreadFields(target, shape: shape, component: component, pairs: unread) {
             return
