@@ -100,6 +100,10 @@ import Testing
         try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: -1.5), #"{"root":"2000-12-31T23:59:58.500Z"}"#)
         try expectFoundationPlain(NSDate(timeIntervalSince1970: 1_700_000_000), #"{"root":"2023-11-14T22:13:20.000Z"}"#)
         try expectFoundationPlain(NSDate(timeIntervalSince1970: 951_782_400), #"{"root":"2000-02-29T00:00:00.000Z"}"#)
+        // Years below 1000 zero-padded to four digits; whole parts of eleven and twelve digits.
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: -60_000_000_000.25), #"{"root":"0099-09-04T13:19:59.750Z"}"#)
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 250_000_000_000.5), #"{"root":"9923-03-10T12:26:40.500Z"}"#)
+        try expectFoundationPlain(NSDate(timeIntervalSinceReferenceDate: 123_456_789_012), #"{"root":"5913-03-12T00:30:12.000Z"}"#)
     }
 
     // MARK: - Collections

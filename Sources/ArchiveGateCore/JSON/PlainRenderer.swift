@@ -22,11 +22,13 @@ struct PlainRenderer {
     /// The objects being written, outermost first.
     private var openUIDs: [Int] = []
     /// Per UID: the index in `firstRenderings` of the object's rendering, -1 before it is entered.
-    private var renderedAt: [Int32]
+    private(set) var renderedAt: [Int32]
     /// Where each entered object was written: the object it was written in (-1 at the top) and the
     /// step from there, so a later site can spell the pointer of that first rendering; `inValue`:
     /// the object is written with its unread fields, its natural form under `/$value`.
-    private var firstRenderings: [(parent: Int32, component: PathComponent, inValue: Bool)] = []
+    private(set) var firstRenderings: [(parent: Int32, component: PathComponent, inValue: Bool)] = []
+    /// The `$ref` pointers already spelled (PlainRenderer+Pointers).
+    var pointers = RenderedPointers()
     /// Foundation shapes, mostly already worked out by the policy walk.
     var shapes: ShapeMemo
     /// `{"$class":"Name"` of each class, built on first use.
@@ -150,13 +152,18 @@ struct PlainRenderer {
         if enteredAt[target] >= 0 {
             try rejectCollectionCycle(closingAt: target)
             output.append("{\"$ref\":")
-            output.appendString(pointer(depth: Int(enteredAt[target])))
+            // An open object is at its first rendering: its pointer is the path down to it.
+            if renderedAt[target] >= 0 {
+                appendRenderingPointer(Int(renderedAt[target]))
+            } else {
+                output.appendString(pointer(depth: Int(enteredAt[target])))
+            }
             output.append(UInt8(ascii: "}"))
             return
         }
         if renderedAt[target] >= 0 {
             output.append("{\"$ref\":")
-            output.appendString(firstRenderingPointer(Int(renderedAt[target])))
+            appendRenderingPointer(Int(renderedAt[target]))
             output.append(UInt8(ascii: "}"))
             return
         }
@@ -351,19 +358,6 @@ struct PlainRenderer {
         case .some(.dictionary): shapes.layouts.dictionary(uid, in: archive)?.keys.count == 0
         default: false
         }
-    }
-
-    /// The JSON pointer of first rendering `index`: the steps from the top down to it.
-    private func firstRenderingPointer(_ index: Int) -> String {
-        var tokens: [String] = []
-        var current = index
-        while current >= 0 {
-            let rendering = firstRenderings[current]
-            if rendering.inValue { tokens.append("/$value") }
-            tokens.append(rendering.component.token(in: archive))
-            current = rendering.parent >= 0 ? Int(renderedAt[Int(rendering.parent)]) : -1
-        }
-        return tokens.reversed().joined()
     }
 
     func pointer(depth: Int) -> String {
