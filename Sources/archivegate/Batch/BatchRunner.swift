@@ -37,7 +37,7 @@ final class BatchRunner: @unchecked Sendable {
         self.inputs = inputs
         self.outputFolder = outputFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         self.outputExtension = outputExtension
-        progress = ProgressLine(totalFiles: inputs.count, totalBytes: inputs.reduce(0) { $0 + $1.size })
+        progress = ProgressLine(totalFiles: inputs.count, totalBytes: inputs.reduce(0) { $0 + $1.size }, gathersMessages: true)
     }
 
     /// Processes every input with `job` on `jobs` workers and returns the summary.
