@@ -73,6 +73,7 @@ final class BatchRunner: @unchecked Sendable {
             } else {
                 lock.withLock {
                     if pending.isEmpty, record.count >= Self.flushBytes {
+                        progress.writeGatheredMessages()
                         Terminal.writeStdout(record)
                         lastFlush = .now
                         return
@@ -90,8 +91,10 @@ final class BatchRunner: @unchecked Sendable {
         progress.update(files: files, bytes: bytes)
     }
 
-    /// Writes the pending records to stdout (the caller holds `lock`).
+    /// Writes the pending records to stdout (the caller holds `lock`), after the messages gathered
+    /// so far (so none is lost if stdout fails).
     private func flushRecords() {
+        progress.writeGatheredMessages()
         if !pending.isEmpty { Terminal.writeStdout(pending) }
         pending.removeAll(keepingCapacity: pending.count <= 4 * Self.flushBytes)
         lastFlush = .now

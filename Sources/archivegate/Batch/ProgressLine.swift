@@ -80,6 +80,12 @@ final class ProgressLine: @unchecked Sendable {
         }
     }
 
+    /// Writes the gathered messages now: `BatchRunner` calls this before it writes records to
+    /// stdout, whose failure ends the process at once (exit 74) with nothing else flushed.
+    func writeGatheredMessages() {
+        lock.withLock { flushMessages() }
+    }
+
     /// Writes the gathered messages (the caller holds `lock`).
     private func flushMessages() {
         if !pending.isEmpty { write(pending) }
