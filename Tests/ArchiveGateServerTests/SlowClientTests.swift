@@ -27,12 +27,17 @@ import Glibc
         return nil
     }
 
+    /// A server whose head and body timeouts are `header` and `body` seconds, idle timeout 30 s.
+    private static func timeouts(header: Int64, body: Int64) -> (inout ServerConfiguration) -> Void {
+        { configuration in
+            configuration.headerTimeout = .seconds(header)
+            configuration.bodyTimeout = .seconds(body)
+            configuration.idleTimeout = .seconds(30)
+        }
+    }
+
     @Test func aBodyTrickledInsideTheIdleTimeoutIsCutByTheBodyTimeout() async throws {
-        try await TestServer.run(configure: {
-            $0.headerTimeout = .seconds(30)
-            $0.bodyTimeout = .seconds(1)
-            $0.idleTimeout = .seconds(30)
-        }) { port in
+        try await TestServer.run(configure: Self.timeouts(header: 30, body: 1)) { port in
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
             let closedAfter = try Self.secondsUntilClosed(port: port, head: head, drip: 0, interval: .milliseconds(100),
@@ -48,11 +53,7 @@ import Glibc
     }
 
     @Test func aHeadTrickledInsideTheIdleTimeoutIsCutByTheHeaderTimeout() async throws {
-        try await TestServer.run(configure: {
-            $0.headerTimeout = .seconds(1)
-            $0.bodyTimeout = .seconds(30)
-            $0.idleTimeout = .seconds(30)
-        }) { port in
+        try await TestServer.run(configure: Self.timeouts(header: 1, body: 30)) { port in
             let closedAfter = try Self.secondsUntilClosed(port: port, head: "POST /v1/validate HTTP/1.1\r\nX-Slow: ",
                                                           drip: UInt8(ascii: "a"), interval: .milliseconds(100),
                                                           giveUp: .seconds(30))
@@ -65,11 +66,7 @@ import Glibc
     /// moves its deadline): a keep-alive connection whose first request came late in its first
     /// head timeout still gets a whole timeout for the next head, then is cut.
     @Test func theHeaderTimeoutCountsFromTheLastResponse() async throws {
-        try await TestServer.run(configure: {
-            $0.headerTimeout = .seconds(1)
-            $0.bodyTimeout = .seconds(30)
-            $0.idleTimeout = .seconds(30)
-        }) { port in
+        try await TestServer.run(configure: Self.timeouts(header: 1, body: 30)) { port in
             let connection = try RawConnection(port: port)
             defer { connection.close() }
             let clock = ContinuousClock()
