@@ -4,7 +4,7 @@ import Foundation
 ///
 /// swift-log's `StreamLogHandler` writes each line with its own `fwrite` + `fflush`, one
 /// `write(2)` per access-log line on the thread that served the request (issue 32: ~5 % of a 1 KB
-/// validate's CPU with the line's formatting). Here `write` only appends the line to a buffer; the
+/// validate's CPU with the line's formatting). Here a line is only appended to a buffer; the
 /// writer thread wakes when the buffer stops being empty, lets lines gather for `gatherInterval`,
 /// and writes them all at once. The lines and their order are unchanged; a line reaches stderr at
 /// most `gatherInterval` (plus the write) after it was logged. `flush()` writes what is pending:
