@@ -40,11 +40,14 @@ struct ServerCommand: AsyncParsableCommand {
             configDirectory: config ?? Self.defaultConfigDirectory(environment), overrides: overrides, environment: environment)
         configuration.extraTenantsDirectories = extraTenants
 
+        // StreamLogHandler's lines, written to stderr in batches off the request path.
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = StreamLogHandler(label: label, stream: BatchedStandardErrorStream())
             handler.logLevel = configuration.logLevel
             return handler
         }
+        // Before exit, and before ArgumentParser prints a startup error after the lines.
+        defer { BatchedStandardError.shared.flush() }
         var logger = Logger(label: "archivegate")
         logger.logLevel = configuration.logLevel
         try await runServer(configuration: configuration, logger: logger)

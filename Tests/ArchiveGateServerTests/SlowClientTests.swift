@@ -27,12 +27,17 @@ import Glibc
         return nil
     }
 
+    /// A server whose head and body timeouts are `header` and `body` seconds, idle timeout 30 s.
+    private static func timeouts(header: Int64, body: Int64) -> (inout ServerConfiguration) -> Void {
+        { configuration in
+            configuration.headerTimeout = .seconds(header)
+            configuration.bodyTimeout = .seconds(body)
+            configuration.idleTimeout = .seconds(30)
+        }
+    }
+
     @Test func aBodyTrickledInsideTheIdleTimeoutIsCutByTheBodyTimeout() async throws {
-        try await TestServer.run(configure: {
-            $0.headerTimeout = .seconds(30)
-            $0.bodyTimeout = .seconds(1)
-            $0.idleTimeout = .seconds(30)
-        }) { port in
+        try await TestServer.run(configure: Self.timeouts(header: 30, body: 1)) { port in
             let head = "POST /v1/validate HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(TestTenant.alpha.key)\r\n"
                 + "Content-Type: application/octet-stream\r\nContent-Length: 100000\r\n\r\n"
             let closedAfter = try Self.secondsUntilClosed(port: port, head: head, drip: 0, interval: .milliseconds(100),
@@ -48,16 +53,38 @@ import Glibc
     }
 
     @Test func aHeadTrickledInsideTheIdleTimeoutIsCutByTheHeaderTimeout() async throws {
-        try await TestServer.run(configure: {
-            $0.headerTimeout = .seconds(1)
-            $0.bodyTimeout = .seconds(30)
-            $0.idleTimeout = .seconds(30)
-        }) { port in
+        try await TestServer.run(configure: Self.timeouts(header: 1, body: 30)) { port in
             let closedAfter = try Self.secondsUntilClosed(port: port, head: "POST /v1/validate HTTP/1.1\r\nX-Slow: ",
                                                           drip: UInt8(ascii: "a"), interval: .milliseconds(100),
                                                           giveUp: .seconds(30))
             let seconds = try #require(closedAfter, "a head trickled at 10 bytes/s was still open after 30 s")
             #expect(seconds >= 0.9, "closed after \(seconds) s, before the 1 s header timeout")
+        }
+    }
+
+    /// The head timeout restarts when a response ends (RequestTimeoutHandler keeps one timer and
+    /// moves its deadline): a keep-alive connection whose first request came late in its first
+    /// head timeout still gets a whole timeout for the next head, then is cut.
+    @Test func theHeaderTimeoutCountsFromTheLastResponse() async throws {
+        try await TestServer.run(configure: Self.timeouts(header: 1, body: 30)) { port in
+            let connection = try RawConnection(port: port)
+            defer { connection.close() }
+            let clock = ContinuousClock()
+            let opened = clock.now
+            // The client is silent for most of the first head timeout.
+            #expect(!connection.peerClosed(waitingAtMost: .milliseconds(600)))
+            #expect(connection.send(Array("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)))
+            #expect(!connection.peerClosed(waitingAtMost: .seconds(10)), "no answer to the first request")
+            let answered = clock.now
+            #expect(connection.send(Array("GET /healthz HTTP/1.1\r\nX-Slow: ".utf8)))
+            var closed = false
+            while !closed, clock.now - answered < .seconds(30) {
+                closed = connection.peerClosed(waitingAtMost: .milliseconds(100)) || !connection.send([UInt8(ascii: "a")])
+            }
+            #expect(closed, "a head trickled at 10 bytes/s was still open after 30 s")
+            let sinceAnswer = clock.now - answered
+            #expect(sinceAnswer >= .milliseconds(900), "cut \(sinceAnswer) after the answer, before a whole head timeout")
+            #expect(clock.now - opened >= .milliseconds(1500), "cut by the first head timeout, counted from the connection")
         }
     }
 }

@@ -8,6 +8,10 @@ import Hummingbird
 /// limit, so an unknown key or a throttled tenant cannot take a slot.
 struct MemoryBudgetMiddleware: RouterMiddleware {
     typealias Context = ArchiveRequestContext
+    /// Answers up to this size are written in one batch: Linux's smallest TCP send buffer
+    /// (`tcp_wmem` minimum, 4 KiB), so the socket takes the whole answer when it is handed over
+    /// and the end starts no idle timer while bytes still wait.
+    static let batchedBodyBytes = 4096
     let budget: MemoryBudget
     let amplificationCap: AmplificationCap
     let metrics: ServerMetrics
@@ -35,20 +39,20 @@ struct MemoryBudgetMiddleware: RouterMiddleware {
             lease.release()
             throw error
         }
+        // Released when the bytes have left NIO's outbound queue (ResponseWrittenHandler), not
+        // when the writer has handed them over; registered before Hummingbird writes the response.
+        context.channel.whenResponseWritten { lease.release() }
         let body = response.body
-        let channel = context.channel
-        response.body = ResponseBody(contentLength: body.contentLength) { writer in
-            // Released when the bytes have left NIO's outbound queue (ResponseWrittenHandler),
-            // not when the writer has handed them over.
-            let releasedWhenWritten = await channel.whenResponseWritten { lease.release() }
-            do {
-                try await body.write(writer)
-            } catch {
-                lease.release()
-                throw error
-            }
-            if !releasedWhenWritten { lease.release() }
+        guard let length = body.contentLength, length <= Self.batchedBodyBytes else {
+            // A closure body: Hummingbird then writes head, body and end one after the other, and
+            // the end waits behind the writer's backpressure (the send timeout's domain). Handed
+            // over at once, the end would start the connection's idle timer while a large answer
+            // is still queued unsent, and a slow reader would be cut by the idle timeout.
+            response.body = ResponseBody(contentLength: body.contentLength) { writer in try await body.write(writer) }
+            return response
         }
+        // A small answer keeps its one buffer: Hummingbird hands head, body and end to the loop in
+        // one write (one loop task, one flush, one `writev`) instead of three.
         return response
     }
 }

@@ -33,6 +33,8 @@ extension ArchiveRequestContext {
     /// `accepted` with 415; no `Content-Type` at all is accepted.
     static func requireMediaType(_ request: Request, in accepted: Set<String>, named acceptedNames: String) throws {
         guard let contentType = request.headers[.contentType] else { return }
+        // The usual case, a bare accepted type, without Foundation's trimming (bridged per request).
+        if accepted.contains(contentType) { return }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map {
             $0.trimmingCharacters(in: .whitespaces).lowercased()
         } ?? ""

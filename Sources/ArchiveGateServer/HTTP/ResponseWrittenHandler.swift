@@ -44,12 +44,29 @@ final class ResponseWrittenHandler: ChannelOutboundHandler, RemovableChannelHand
 
 extension Channel {
     /// Has `callback` run once the response being produced on this channel is written (or the
-    /// connection ends). False when it cannot be arranged (no `ResponseWrittenHandler`, channel
-    /// already closed): the caller then does it itself after writing.
-    func whenResponseWritten(_ callback: @escaping @Sendable () -> Void) async -> Bool {
-        let registered: Void? = try? await eventLoop.submit {
-            try self.pipeline.syncOperations.handler(type: ResponseWrittenHandler.self).whenWritten(callback)
-        }.get()
-        return registered != nil
+    /// connection ends; at once when the channel has no `ResponseWrittenHandler` left, i.e. it has
+    /// closed and nothing more will be written).
+    ///
+    /// Queued on the channel's event loop without waiting for it (a wait was a round trip between
+    /// the loop and the cooperative pool on every request): the loop runs its tasks in the order
+    /// they were queued, and the response's parts reach the loop the same way (NIOAsyncChannel's
+    /// writer queues each write from off the loop with `execute`), so the registration lands after
+    /// the previous response's parts and before this response's, which the caller hands over after
+    /// this call returns.
+    func whenResponseWritten(_ callback: @escaping @Sendable () -> Void) {
+        guard eventLoop.inEventLoop else {
+            eventLoop.execute { self.registerWhenResponseWritten(callback) }
+            return
+        }
+        registerWhenResponseWritten(callback)
+    }
+
+    /// On the channel's event loop.
+    private func registerWhenResponseWritten(_ callback: @escaping @Sendable () -> Void) {
+        guard let handler = try? pipeline.syncOperations.handler(type: ResponseWrittenHandler.self) else {
+            callback()
+            return
+        }
+        handler.whenWritten(callback)
     }
 }

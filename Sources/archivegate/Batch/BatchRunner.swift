@@ -37,7 +37,7 @@ final class BatchRunner: @unchecked Sendable {
         self.inputs = inputs
         self.outputFolder = outputFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         self.outputExtension = outputExtension
-        progress = ProgressLine(totalFiles: inputs.count, totalBytes: inputs.reduce(0) { $0 + $1.size })
+        progress = ProgressLine(totalFiles: inputs.count, totalBytes: inputs.reduce(0) { $0 + $1.size }, gathersMessages: true)
     }
 
     /// Processes every input with `job` on `jobs` workers and returns the summary.
@@ -73,6 +73,7 @@ final class BatchRunner: @unchecked Sendable {
             } else {
                 lock.withLock {
                     if pending.isEmpty, record.count >= Self.flushBytes {
+                        progress.writeGatheredMessages()
                         Terminal.writeStdout(record)
                         lastFlush = .now
                         return
@@ -90,8 +91,10 @@ final class BatchRunner: @unchecked Sendable {
         progress.update(files: files, bytes: bytes)
     }
 
-    /// Writes the pending records to stdout (the caller holds `lock`).
+    /// Writes the pending records to stdout (the caller holds `lock`), after the messages gathered
+    /// so far (so none is lost if stdout fails).
     private func flushRecords() {
+        progress.writeGatheredMessages()
         if !pending.isEmpty { Terminal.writeStdout(pending) }
         pending.removeAll(keepingCapacity: pending.count <= 4 * Self.flushBytes)
         lastFlush = .now

@@ -14,12 +14,23 @@ final class ProgressLine: @unchecked Sendable {
     private var lastDrawn = Date.distantPast
     private var barShown = false
     private let unit: String
+    /// Messages not yet written, when they are gathered (`gathersMessages`, stderr not a terminal):
+    /// written in one `write(2)` once this holds `BatchRunner.flushBytes`, when a message comes
+    /// `BatchRunner.flushSeconds` after the last write, before a progress line, and by `finish()`.
+    /// A batch of rejected files wrote one line per file, one syscall each (issue 32).
+    private var pending = ""
+    private var lastFlush = ContinuousClock.now
+    private var gathering: Bool
 
-    init(totalFiles: Int, totalBytes: Int, unit: String = "files", isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+    /// `gathersMessages`: per-file messages may be gathered until `finish()` (ignored on a terminal,
+    /// where the bar and the messages are drawn as they come).
+    init(totalFiles: Int, totalBytes: Int, unit: String = "files", isTerminal: Bool = isatty(STDERR_FILENO) == 1,
+         gathersMessages: Bool = false) {
         self.unit = unit
         self.totalFiles = totalFiles
         self.totalBytes = totalBytes
         self.isTerminal = isTerminal
+        gathering = gathersMessages && !isTerminal
     }
 
     var elapsed: Double { Date().timeIntervalSince(start) }
@@ -37,6 +48,7 @@ final class ProgressLine: @unchecked Sendable {
                 write("\r\u{1B}[K" + line)
                 barShown = true
             } else {
+                flushMessages()
                 write("archivegate: progress " + line + "\n")
             }
         }
@@ -46,15 +58,39 @@ final class ProgressLine: @unchecked Sendable {
     func message(_ line: String) {
         lock.withLock {
             if barShown { write("\r\u{1B}[K"); barShown = false; lastDrawn = .distantPast }
-            write("archivegate: " + TerminalText.escaped(line) + "\n")
+            let text = "archivegate: " + TerminalText.escaped(line) + "\n"
+            guard gathering else {
+                write(text)
+                return
+            }
+            pending += text
+            if pending.utf8.count >= BatchRunner.flushBytes || lastFlush.duration(to: .now) >= BatchRunner.flushSeconds {
+                flushMessages()
+            }
         }
     }
 
-    /// Clears the bar before the summary.
+    /// Clears the bar before the summary; writes the gathered messages, and writes later ones as
+    /// they come.
     func finish() {
         lock.withLock {
+            flushMessages()
+            gathering = false
             if barShown { write("\r\u{1B}[K"); barShown = false }
         }
+    }
+
+    /// Writes the gathered messages now: `BatchRunner` calls this before it writes records to
+    /// stdout, whose failure ends the process at once (exit 74) with nothing else flushed.
+    func writeGatheredMessages() {
+        lock.withLock { flushMessages() }
+    }
+
+    /// Writes the gathered messages (the caller holds `lock`).
+    private func flushMessages() {
+        if !pending.isEmpty { write(pending) }
+        pending = ""
+        lastFlush = .now
     }
 
     private func text(files: Int, bytes: Int, seconds: Double) -> String {
