@@ -30,8 +30,9 @@ extension KeyedArchive {
     /// Whether object `uid` is a string of any encoding (inline or an NSString instance).
     public func isStringObject(_ uid: Int) -> Bool {
         guard uid != 0, let classIndex = classIndex(of: uid) else { return false }
-        let archiveClass = classes[classIndex]
-        if archiveClass.isInline { return plist[plistIndex(of: uid)].isString }
-        return archiveClass.shape == .string
+        // The class record is not copied out: a copy retains its name and claimed chain (every
+        // key of every dictionary is asked about).
+        if classes[classIndex].isInline { return plist[plistIndex(of: uid)].isString }
+        return classes[classIndex].shape == .string
     }
 }

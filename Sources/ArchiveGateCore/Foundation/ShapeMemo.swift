@@ -16,6 +16,9 @@ struct ShapeMemo {
     private var codes: [Int8]
     private static let unknownCode: Int8 = -2
     private static let noShapeCode: Int8 = -1
+    /// `FoundationShape.byOrdinal`, held here: a static table is reached through a `swift_once`
+    /// check at every access, and the walk asks for a shape at nearly every edge.
+    private let shapesByOrdinal = FoundationShape.byOrdinal
     /// The layouts last read, reused while the same object is asked about.
     var layouts = LayoutMemo()
 
@@ -26,14 +29,14 @@ struct ShapeMemo {
     /// What is known of `uid`'s shape, without working it out.
     func entry(_ uid: Int) -> Entry {
         let code = codes[uid]
-        if code >= 0 { return .known(FoundationShape.byOrdinal[Int(code)]) }
+        if code >= 0 { return .known(shapesByOrdinal[Int(code)]) }
         return code == Self.noShapeCode ? .known(nil) : .unknown
     }
 
     /// The shape of `uid`, worked out on first use.
     mutating func shape(of uid: Int, in archive: KeyedArchive) throws(ArchiveError) -> FoundationShape? {
         let code = codes[uid]
-        if code >= 0 { return FoundationShape.byOrdinal[Int(code)] }
+        if code >= 0 { return shapesByOrdinal[Int(code)] }
         if code == Self.noShapeCode { return nil }
         let shape = try archive.shape(of: uid, layouts: &layouts)
         codes[uid] = shape.map { Int8($0.ordinal) } ?? Self.noShapeCode

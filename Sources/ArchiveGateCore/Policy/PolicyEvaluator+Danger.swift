@@ -39,7 +39,7 @@ struct DangerScan {
     }
 
     init(archive: KeyedArchive) {
-        matcher = DangerMatcher(archive: archive, catalogue: .builtIn)
+        matcher = DangerMatcher(archive: archive)
         ruleBits = Array(repeating: 0, count: archive.classes.count)
         seen = IndexBitSet(count: archive.objectCount)
     }

@@ -265,19 +265,21 @@ struct PolicyEvaluator {
         guard let shape = try shape(of: edge.target), shape.isCollection || shape.isDictionary else { return }
         guard checkedElements.insert(uid: edge.target, elements: elements ?? -1, keys: keys ?? -1, objectCount: archive.objectCount) else { return }
         if shape.isDictionary {
-            var entries = edges(of: edge.target, shape: shape)
-            while let event = entries.next() {
-                guard case .entry(let key, _) = event else { continue }
-                try checkElement(key, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil, owner: edge)
-            }
+            try checkMembers(of: edge, shape: shape, keys: true, set: keys ?? ExpectationTable.allowedSet, constrained: keys != nil)
         }
+        try checkMembers(of: edge, shape: shape, keys: false, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil)
+    }
+
+    /// One pass of `checkElements`: a dictionary's keys (`keys`), or its values or a collection's
+    /// elements. One loop per function, so the cursor's `next()` is inlined into it.
+    private mutating func checkMembers(of edge: Edge, shape: FoundationShape, keys: Bool, set: Int, constrained: Bool) throws(ArchiveError) {
         var members = edges(of: edge.target, shape: shape)
         while let event = members.next() {
             switch event {
             case .edge(let element):
-                try checkElement(element, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil, owner: edge)
-            case .entry(_, let value):
-                try checkElement(value, set: elements ?? ExpectationTable.allowedSet, constrained: elements != nil, owner: edge)
+                if !keys { try checkElement(element, set: set, constrained: constrained, owner: edge) }
+            case .entry(let key, let value):
+                try checkElement(keys ? key : value, set: set, constrained: constrained, owner: edge)
             case .field, .inlineElement:
                 break
             }

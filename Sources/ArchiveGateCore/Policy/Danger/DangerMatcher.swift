@@ -9,7 +9,8 @@ struct DangerMatcher {
         var matched: String?
     }
 
-    let catalogue: DangerCatalogue
+    /// What the catalogue says, arranged once per catalogue.
+    let rules: DangerRules
     /// Per archive class: the entry its `$classname` (as looked up, or its claimed chain) matches.
     private let classMatches: [Match?]
     /// Per archive class: whether an object of it needs a look at all.
@@ -17,29 +18,28 @@ struct DangerMatcher {
     /// Per archive class: whether its objects are looked at for predicate and expression keys
     /// (custom classes no class entry matched: Foundation's own shapes decode only their fields).
     private let checksKeys: [Bool]
-    private let keyEntries: [DangerEntry]
-    private let urlEntry: DangerEntry?
-    private let nestedEntry: DangerEntry?
 
-    init(archive: KeyedArchive, catalogue: DangerCatalogue) {
-        self.catalogue = catalogue
-        urlEntry = catalogue.shapeEntry(.urlBookmark)
-        nestedEntry = catalogue.shapeEntry(.nestedArchive)
-        keyEntries = catalogue.keyEntries
-        let claimed = catalogue.shapeEntry(.claimedFoundationSuperclass)
+    /// The matcher of `archive`'s classes: only they are resolved here, the rest is `rules`'.
+    init(archive: KeyedArchive, rules: DangerRules = .builtIn) {
+        self.rules = rules
         var matches: [Match?] = []
         var may: [Bool] = []
         var keys: [Bool] = []
-        for archiveClass in archive.classes {
-            var match = archiveClass.isInline ? nil : Self.classMatch(archiveClass, catalogue: catalogue)
-            if match == nil, !archiveClass.isInline, Self.claimsFoundationSuperclass(archiveClass), let claimed {
+        matches.reserveCapacity(archive.classes.count)
+        may.reserveCapacity(archive.classes.count)
+        keys.reserveCapacity(archive.classes.count)
+        for classIndex in archive.classes.indices {
+            let isInline = archive.classes[classIndex].isInline
+            let shape = archive.classes[classIndex].shape
+            var match = isInline ? nil : Self.classMatch(archive.classes[classIndex], catalogue: rules.catalogue)
+            if match == nil, !isInline, let claimed = rules.claimedEntry, Self.claimsFoundationSuperclass(archive.classes[classIndex]) {
                 match = Match(entry: claimed)
             }
             matches.append(match)
-            let checksKeysHere = match == nil && !archiveClass.isInline && archiveClass.shape == nil && !keyEntries.isEmpty
+            let checksKeysHere = match == nil && !isInline && shape == nil && !rules.keyEntries.isEmpty
             keys.append(checksKeysHere)
-            may.append(match != nil || checksKeysHere || archiveClass.shape == .url || archiveClass.shape == .data
-                       || (archiveClass.isInline && archiveClass.name == "NSData"))
+            may.append(match != nil || checksKeysHere || shape == .url || shape == .data
+                       || (isInline && archive.classes[classIndex].name == "NSData"))
         }
         classMatches = matches
         mayMatch = may
@@ -80,11 +80,11 @@ struct DangerMatcher {
         if let match = classMatches[classIndex] { return match }
         if checksKeys[classIndex], let match = keyMatch(uid, in: archive) { return match }
         // The class record is not copied out: a copy retains its name and claimed chain.
-        if archive.classes[classIndex].shape == .url, let urlEntry, let value = archive.field(uid, "NS.minimalBookmarkData"),
+        if archive.classes[classIndex].shape == .url, let urlEntry = rules.urlEntry, let value = archive.field(uid, "NS.minimalBookmarkData"),
            archive.referencedUID(value) != 0 {
             return Match(entry: urlEntry)
         }
-        if let nestedEntry, let bytes = Self.dataBytes(uid, archive: archive), Self.looksLikePropertyList(bytes) {
+        if let nestedEntry = rules.nestedEntry, let bytes = Self.dataBytes(uid, archive: archive), Self.looksLikePropertyList(bytes) {
             return Match(entry: nestedEntry)
         }
         return nil
@@ -103,29 +103,33 @@ struct DangerMatcher {
             }
             guard let key = archive.plist.string(at: keyIndex),
                   key.utf8.count > 2, key.utf8.first == UInt8(ascii: "N") else { continue }
-            for entry in keyEntries {
-                if let found = entry.keys.first(where: { FoundationKey.equal($0, key) }) { return Match(entry: entry, via: .keys, matched: found) }
-            }
+            if let found = rules.keys.first(where: { FoundationKey.equal($0.name, key) }) { return match(found) }
         }
         return nil
     }
 
     /// `keyMatch` for an ASCII key object, compared by its bytes in place: an ASCII string's text
     /// is its bytes, so byte equality is the UTF-16 equality above, without making a `String` per
-    /// key and walking UTF-16 views (a fifth of a folder batch's `validate` CPU: issue 32). The
-    /// entries' keys are filtered as the key is above (more than 2 bytes, starting with `N`):
-    /// equal strings agree on both.
+    /// key and walking UTF-16 views (a fifth of a folder batch's `validate` CPU: issue 32). Keys of
+    /// 2 bytes or fewer, longer than any of the rules' or not starting with `N` match none, and are
+    /// refused on their length and first byte (most keys of a custom object).
     private func asciiKeyMatch(_ keyIndex: Int, in plist: PropertyList) -> Match? {
-        let length = plist.count(of: keyIndex)
-        guard length > 2 else { return nil }
-        for entry in keyEntries {
-            for candidate in entry.keys where candidate.utf8.count == length && candidate.utf8.first == UInt8(ascii: "N") {
-                let equal = candidate.utf8.withContiguousStorageIfAvailable { plist.stringEquals(keyIndex, utf8: $0) }
-                    ?? plist.string(at: keyIndex).map { FoundationKey.equal(candidate, $0) } ?? false
-                if equal { return Match(entry: entry, via: .keys, matched: candidate) }
+        let object = plist.objects[keyIndex]
+        let length = Int(object.second)
+        guard length > 2, length <= rules.longestKey else { return nil }
+        let start = Int(object.first)
+        let found = plist.bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress, buffer[start] == UInt8(ascii: "N") else { return nil }
+            for (position, candidate) in rules.keys.enumerated() where candidate.utf8.count == length {
+                if candidate.utf8.withUnsafeBufferPointer({ memoryEquals(base + start, $0.baseAddress, length) }) { return position }
             }
+            return nil
         }
-        return nil
+        return found.map { match(rules.keys[$0]) }
+    }
+
+    private func match(_ key: DangerRules.Key) -> Match {
+        Match(entry: rules.keyEntries[key.entry], via: .keys, matched: key.name)
     }
 
     /// The functions, selectors, key paths and class constants object `uid` names in its own fields.
