@@ -19,7 +19,7 @@ extension MappedFile {
         static let minimumBytes = 8 << 20
         /// Time between trims: short enough that a pass holds a few MiB of the file, long enough
         /// that a page is faulted back a few times per pass at most.
-        static let interval: TimeInterval = 0.025
+        static let interval: TimeInterval = 0.005
 
         // Addresses as integers: the thread only passes them back to madvise(2).
         private let start: Int

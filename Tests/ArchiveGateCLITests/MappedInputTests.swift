@@ -36,7 +36,7 @@ import Testing
         }
     }
 
-    /// A mapping of 8 MiB or more is given back every 25 ms while it is read (MappedFile.Trimmer,
+    /// A mapping of 8 MiB or more is given back every 5 ms while it is read (MappedFile.Trimmer,
     /// peak RSS): the passes fault its pages back in, and the answer is the read path's.
     @Test func aTrimmedMappingGivesTheSameAnswerAsStandardInput() throws {
         let strings = (0 ..< 60_000).map { "string \($0) " + String(repeating: "abcdefghij", count: 14) } as NSArray
